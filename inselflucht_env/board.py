@@ -1,0 +1,72 @@
+"""Geometry of the 5 x 5 island (R2.1, R3.4): place indices, neighbours, swims, reach.
+
+A place is an index 0-24, ``(row - 1) * 5 + (column - 1)``; columns count from the left,
+rows from the top, both 1-5. All tables are computed once at import.
+"""
+
+from __future__ import annotations
+
+SIZE = 5
+N_PLACES = SIZE * SIZE
+CENTRE = 12  # column 3, row 3: the helicopter (R2.1)
+
+# Orthogonal directions in the order of the action names: up is row - 1, left is column - 1.
+DIRECTIONS = ("up", "down", "left", "right")
+DIAGONALS = ("up-left", "up-right", "down-left", "down-right")
+_STEPS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0),
+          "up-left": (-1, -1), "up-right": (1, -1), "down-left": (-1, 1), "down-right": (1, 1)}
+ESCAPE_DIRECTIONS = DIRECTIONS + DIAGONALS  # R5.5: the 8 neighbours
+
+
+def place(column: int, row: int) -> int:
+    return (row - 1) * SIZE + (column - 1)
+
+
+def column_row(p: int) -> tuple[int, int]:
+    return p % SIZE + 1, p // SIZE + 1
+
+
+def _offset(p: int, direction: str, times: int = 1) -> int:
+    dc, dr = _STEPS[direction]
+    c, r = column_row(p)
+    c, r = c + dc * times, r + dr * times
+    return place(c, r) if 1 <= c <= SIZE and 1 <= r <= SIZE else -1
+
+
+# NEIGHBOUR[p][d]: the place one step in direction d (orthogonal order), or -1 off the grid.
+NEIGHBOUR = tuple(tuple(_offset(p, d) for d in DIRECTIONS) for p in range(N_PLACES))
+# BEYOND[p][d]: two steps straight, the destination of a swim (R4.3), or -1.
+BEYOND = tuple(tuple(_offset(p, d, 2) for d in DIRECTIONS) for p in range(N_PLACES))
+# AROUND[p][e]: the 8 neighbours in ESCAPE_DIRECTIONS order, or -1 (R5.5).
+AROUND = tuple(tuple(_offset(p, d) for d in ESCAPE_DIRECTIONS) for p in range(N_PLACES))
+ORTHOGONAL = tuple(tuple(q for q in NEIGHBOUR[p] if q >= 0) for p in range(N_PLACES))
+
+
+def reachable(fields: int, starts: int) -> int:
+    """Bit set of the places reachable from ``starts`` by moves and swims (R6.3 L4).
+
+    ``fields`` has bit p set for every non-sea place. A move steps to an adjacent field;
+    a swim crosses exactly one sea place in a straight line onto a field.
+    """
+    seen = starts & fields
+    frontier = seen
+    while frontier:
+        grown = 0
+        f = frontier
+        while f:
+            low = f & -f
+            p = low.bit_length() - 1
+            f ^= low
+            for d in range(4):
+                q = NEIGHBOUR[p][d]
+                if q < 0:
+                    continue
+                if fields >> q & 1:
+                    grown |= 1 << q
+                else:
+                    dest = BEYOND[p][d]
+                    if dest >= 0 and fields >> dest & 1:
+                        grown |= 1 << dest
+        frontier = grown & ~seen
+        seen |= frontier
+    return seen

@@ -1,0 +1,87 @@
+"""Scenario options for ``reset(options=...)``: a chosen layout and flood-deck order (R8).
+
+Turns the user's text into engine arguments and rejects anything malformed with a
+``ValueError`` that says what and where, before any state is built.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .board import CENTRE, N_PLACES, SIZE
+from .cards import HELICOPTER, NO_CARD, code, parse
+
+OPTION_KEYS = ("layout", "column_deck", "row_deck")
+
+
+def parse_layout(layout: Any) -> list[int]:
+    """25 card ids, row 1 first, ``NO_CARD`` where the layout says ``?``."""
+    if isinstance(layout, str) or not isinstance(layout, (list, tuple)) or len(layout) != SIZE:
+        raise ValueError(f"options['layout'] must be a list of {SIZE} strings (row 1 first), "
+                         f"got {layout!r}")
+    cards: list[int] = []
+    for r, line in enumerate(layout, start=1):
+        if not isinstance(line, str):
+            raise ValueError(f"options['layout'] row {r} must be a string, got {line!r}")
+        tokens = line.split()
+        if len(tokens) != SIZE:
+            raise ValueError(f"options['layout'] row {r} must have {SIZE} space-separated card "
+                             f"codes, got {len(tokens)}: {line!r}")
+        for c, token in enumerate(tokens, start=1):
+            if token == "?":
+                cards.append(NO_CARD)
+                continue
+            try:
+                cards.append(parse(token))
+            except ValueError as err:
+                raise ValueError(f"options['layout'] row {r} column {c}: {err}") from None
+    if cards[CENTRE] not in (HELICOPTER, NO_CARD):
+        raise ValueError(f"options['layout'] row 3 column 3 must be 'JK' (the helicopter, R2.1), "
+                         f"got {code(cards[CENTRE])!r}")
+    for p, card in enumerate(cards):
+        if card == HELICOPTER and p != CENTRE:
+            raise ValueError(f"options['layout'] row {p // SIZE + 1} column {p % SIZE + 1}: "
+                             "'JK' (the helicopter) must be in the centre (R2.1)")
+        if card != NO_CARD and cards.index(card) != p:
+            first = cards.index(card)
+            raise ValueError(f"options['layout'] names {code(card)!r} twice: row {first // SIZE + 1} "
+                             f"column {first % SIZE + 1} and row {p // SIZE + 1} column {p % SIZE + 1}")
+    assert len(cards) == N_PLACES
+    return cards
+
+
+def parse_deck(name: str, deck: Any) -> list[list[int]]:
+    """Blocks of five draws, each a permutation of 1-5: the first passes' draw order."""
+    if isinstance(deck, (str, bytes)) or not hasattr(deck, "__len__"):
+        raise ValueError(f"options[{name!r}] must be a list of numbers 1-5, got {deck!r}")
+    values = list(deck)
+    if len(values) % 5:
+        raise ValueError(f"options[{name!r}] must hold 5*k numbers (one permutation of 1-5 per "
+                         f"pass), got {len(values)}")
+    blocks = []
+    for k in range(0, len(values), 5):
+        block = values[k:k + 5]
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in block) or \
+                sorted(block) != [1, 2, 3, 4, 5]:
+            raise ValueError(f"options[{name!r}] pass {k // 5 + 1} (positions {k + 1}-{k + 5}) "
+                             f"must be a permutation of 1-5, got {block!r}")
+        blocks.append([int(v) for v in block])
+    return blocks
+
+
+def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Engine keyword arguments from ``reset`` options; unknown keys are an error."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValueError(f"options must be a dict with keys {OPTION_KEYS}, got {options!r}")
+    unknown = sorted(set(options) - set(OPTION_KEYS))
+    if unknown:
+        raise ValueError(f"unknown reset option(s) {unknown}: allowed keys are {list(OPTION_KEYS)}")
+    out: dict[str, Any] = {}
+    if options.get("layout") is not None:
+        out["layout"] = parse_layout(options["layout"])
+    for key in ("column_deck", "row_deck"):
+        if options.get(key) is not None:
+            out[key] = parse_deck(key, options[key])
+    return out
