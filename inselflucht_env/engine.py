@@ -244,6 +244,11 @@ class State:
             legal.append(A.DONE)
         return legal
 
+    def end_by_illegal_action(self) -> None:
+        """End the game as ``"illegal"``: the env's choice for an action the rules forbid."""
+        self.outcome = "illegal"
+        self._legal = None
+
     # ------------------------------------------------------------------ applying
     def apply(self, action: int, rng: np.random.Generator) -> None:
         """Apply the decider's action, then everything that follows without a decision.

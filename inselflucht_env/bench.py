@@ -1,0 +1,129 @@
+"""Speed benchmark: random legal play, steps per second, beside reference environments.
+
+    python -m inselflucht_env.bench [--seconds 3] [--repeats 3] [--json]
+
+Every row plays uniformly random legal actions in one process. "engine" is the bare rules
+engine (legal actions + apply); "gymnasium" is ``gymnasium.make("Inselflucht-v0")`` (step,
+int8 mask in ``info`` and the observation tensor). The references are Gymnasium's
+``Blackjack-v1`` and PettingZoo's ``connect_four_v3`` (with its action mask), measured in
+the same run, so the comparison holds on whatever machine runs it. Medians of the repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from typing import Callable
+
+import gymnasium as gym
+import numpy as np
+
+import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
+from inselflucht_env.config import GameConfig
+from inselflucht_env.engine import State
+
+
+def _timed(run: Callable[[float], int], seconds: float) -> float:
+    start = time.perf_counter()
+    steps = run(start + seconds)
+    return steps / (time.perf_counter() - start)
+
+
+def engine_steps(deadline: float) -> int:
+    config = GameConfig.make(players=2)
+    rng = np.random.default_rng(0)
+    pick = random.Random(0).choice
+    steps = 0
+    while time.perf_counter() < deadline:
+        state = State.new(config, rng)
+        while state.outcome is None:
+            state.apply(pick(state.legal_actions()), rng)
+            steps += 1
+    return steps
+
+
+def gymnasium_steps(deadline: float) -> int:
+    env = gym.make("Inselflucht-v0", players=2)
+    pick = random.Random(0).choice
+    steps, episode = 0, 0
+    while time.perf_counter() < deadline:
+        _, info = env.reset(seed=episode)
+        episode += 1
+        done = False
+        while not done:
+            action = pick(np.flatnonzero(info["action_mask"]))
+            _, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+            steps += 1
+    return steps
+
+
+def blackjack_steps(deadline: float) -> int:
+    env = gym.make("Blackjack-v1")
+    pick = random.Random(0).randrange
+    steps, episode = 0, 0
+    while time.perf_counter() < deadline:
+        env.reset(seed=episode)
+        episode += 1
+        done = False
+        while not done:
+            _, _, terminated, truncated, _ = env.step(pick(2))
+            done = terminated or truncated
+            steps += 1
+    return steps
+
+
+def connect_four_steps(deadline: float) -> int:
+    from pettingzoo.classic import connect_four_v3
+    env = connect_four_v3.env()
+    pick = random.Random(0).choice
+    steps, episode = 0, 0
+    while time.perf_counter() < deadline:
+        env.reset(seed=episode)
+        episode += 1
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            action = None if terminated or truncated else pick(np.flatnonzero(obs["action_mask"]))
+            env.step(action)
+            steps += 1
+    return steps
+
+
+BENCHMARKS: dict[str, Callable[[float], int]] = {
+    "Inselflucht engine (legal actions + apply)": engine_steps,
+    "Inselflucht-v0 Gymnasium (step + mask + observation)": gymnasium_steps,
+    "Gymnasium Blackjack-v1": blackjack_steps,
+    "PettingZoo connect_four_v3 (AEC + mask)": connect_four_steps,
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--repeats", type=int, default=3, help="measurements per row (median)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the targets say
+    results = {}
+    for name, run in BENCHMARKS.items():
+        try:
+            results[name] = statistics.median(_timed(run, args.seconds) for _ in range(args.repeats))
+        except ImportError as err:  # pettingzoo is optional
+            results[name] = None
+            print(f"skipped {name}: {err}")
+    if args.json:
+        print(json.dumps(results))
+        return
+    print(f"| environment | steps/s (median of {args.repeats} x {args.seconds:g} s, one core) |")
+    print("|---|---:|")
+    for name, rate in results.items():
+        print(f"| {name} | {'n/a' if rate is None else f'{rate:,.0f}'} |")
+
+
+if __name__ == "__main__":
+    main()
