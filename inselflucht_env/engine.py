@@ -257,7 +257,8 @@ class State:
         are spent, the flood phase up to the next decision or the end of the game.
         Raises ``IllegalActionError`` (state unchanged) for an action not legal here.
         """
-        if action not in self.legal_actions():
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
+                or action not in self.legal_actions():
             self._refuse(action)
         self._legal = None
         if self.pending is None:

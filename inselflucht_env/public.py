@@ -40,6 +40,18 @@ def describe(state: State) -> dict[str, Any]:
     }
 
 
+def piles(state: State) -> dict[str, Any]:
+    """The public piles that ``describe`` leaves out: cards under each king and the box.
+
+    ``describe`` keeps exactly its documented keys; R9 makes these public too.
+    """
+    return {
+        "under_kings": {s: [code(c) for c in state.under_king[i]] for i, s in enumerate(SUITS)},
+        "box": [code(c) for c in state.box],
+        "set_aside": [code(c) for c in state.set_aside],
+    }
+
+
 def describe_pending(state: State) -> dict[str, Any] | None:
     pend = state.pending
     if pend is None:

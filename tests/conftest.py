@@ -1,0 +1,230 @@
+"""Shared helpers for the rulebook tests: build small situations and play them by name.
+
+Situations come from the scenario options (a chosen layout and flood-deck order, R8);
+where one is too long to reach by play, the helpers below edit a fresh state directly
+(``put``, ``set_status``, ``sink``, ``hand``, ``lift``), always keeping every card
+accounted for (island, salvage, under kings, set aside or box) and the public counts of
+R6.2 right. They never check for losses: the engine does that after the next action or flood.
+
+Places are written ``(column, row)`` as in the rules; ``P(c, r)`` is the engine index.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+import pytest
+
+from inselflucht_env import actions as A
+from inselflucht_env.board import place
+from inselflucht_env.cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND, NO_CARD, code, parse
+from inselflucht_env.config import GameConfig
+from inselflucht_env.engine import DRY, FLOODED, HIDDEN, SEA, IllegalActionError, State
+from inselflucht_env.public import describe
+from inselflucht_env.scenario import parse_options
+
+STATUS = {"hidden": HIDDEN, "dry": DRY, "flooded": FLOODED, "sea": SEA}
+
+# One pass of flood cards hits one place per column and per row. These two passes never
+# hit the centre or a king of ``STANDARD`` and share no place, so they sink nothing.
+QUIET_COLS = [1, 2, 3, 4, 5]
+QUIET_ROWS = [5, 4, 2, 1, 3]  # hits (1,5), (2,4), (3,2), (4,1), (5,3)
+QUIET2_ROWS = [2, 5, 4, 3, 1]  # with QUIET_COLS: (1,2), (2,5), (3,4), (4,3), (5,1)
+
+# A fully known island (row 1 first) for tests that need every card in a known place.
+STANDARD = ["6C 7C KC 8C 9C",
+            "10C 6D 7D 8D 9D",
+            "10D KD JK 6H 7H",
+            "8H 9H 10H KH 6S",
+            "7S 8S 9S 10S KS"]
+
+
+def P(column: int, row: int) -> int:
+    """Engine place index of (column, row), both 1-5 (R2.1)."""
+    return place(column, row)
+
+
+def fill_layout(rows: Sequence[str]) -> list[str]:
+    """A full layout from 5 rows of codes with ``?``: the unnamed land cards fill the ``?``
+    in reading order, then the unnamed kings. Deterministic, so tests know every card."""
+    named = {parse(t) for line in rows for t in line.split() if t != "?"}
+    named.add(HELICOPTER)
+    free = [c for c in ISLAND_CARDS if c not in named]  # land cards (0-19) before kings
+    out = []
+    for line in rows:
+        tokens = line.split()
+        assert len(tokens) == 5, line
+        out.append(" ".join(t if t != "?" else code(free.pop(0)) for t in tokens))
+    assert not free
+    return out
+
+
+class Game:
+    """A state plus its generator, played by action names.
+
+    ``layout``: 5 rows of codes; with ``fill`` its ``?`` are filled by ``fill_layout`` (every
+    card known), without it the engine deals them from the seed. ``cols``/``rows``: flood
+    draw order, 5 per pass; later passes are shuffled from the seed.
+    """
+
+    def __init__(self, layout: Sequence[str] | None = None, cols: Sequence[int] | None = None,
+                 rows: Sequence[int] | None = None, *, players: int = 2, taucher: bool = False,
+                 short_game: bool = False, meter="normal", seed: int = 0, fill: bool = True):
+        opts = {}
+        if layout is not None:
+            opts["layout"] = fill_layout(layout) if fill else list(layout)
+        if cols is not None:
+            opts["column_deck"] = list(cols)
+        if rows is not None:
+            opts["row_deck"] = list(rows)
+        self.config = GameConfig.make(players=players, taucher=taucher, short_game=short_game,
+                                      meter=meter)
+        self.rng = np.random.default_rng(seed)
+        self.s = State.new(self.config, self.rng, **parse_options(opts))
+
+    # -- playing
+    def do(self, *names: str) -> "Game":
+        for name in names:
+            self.s.apply(A.action_index(name), self.rng)
+        return self
+
+    def legal(self) -> set[str]:
+        return {A.ACTION_NAMES[a] for a in self.s.legal_actions()}
+
+    def is_legal(self, name: str) -> bool:
+        return A.action_index(name) in self.s.legal_actions()
+
+    def refuse(self, name: str) -> None:
+        """Assert the action is illegal: it raises and leaves the state unchanged."""
+        before = snapshot(self.s)
+        with pytest.raises(IllegalActionError):
+            self.s.apply(A.action_index(name), self.rng)
+        assert snapshot(self.s) == before
+
+    # -- reading
+    @property
+    def d(self) -> dict:
+        return describe(self.s)
+
+    def status(self, c: int, r: int) -> str:
+        return ("hidden", "dry", "flooded", "sea")[self.s.status[P(c, r)]]
+
+    def card(self, c: int, r: int) -> str | None:
+        k = self.s.card[P(c, r)]
+        return None if k == NO_CARD else code(k)
+
+    def at(self, f: int) -> tuple[int, int]:
+        p = self.s.pos[f]
+        return p % 5 + 1, p // 5 + 1
+
+    def salvage(self, f: int) -> list[str]:
+        return [code(c) for c in self.s.salvage[f]]
+
+    # -- editing (test set-up only)
+    def put(self, f: int, c: int, r: int) -> "Game":
+        put(self.s, f, P(c, r))
+        return self
+
+    def set_status(self, spec: dict[tuple[int, int], str]) -> "Game":
+        set_status(self.s, {P(c, r): st for (c, r), st in spec.items()})
+        return self
+
+    def sink(self, *places: tuple[int, int]) -> "Game":
+        for c, r in places:
+            sink(self.s, P(c, r))
+        return self
+
+    def sink_cards(self, *codes: str) -> "Game":
+        for text in codes:
+            sink(self.s, self.s.card.index(parse(text)))
+        return self
+
+    def hand(self, f: int, *codes: str) -> "Game":
+        hand(self.s, f, codes)
+        return self
+
+    def lifted(self, king: str, *codes: str) -> "Game":
+        lift(self.s, king, codes)
+        return self
+
+
+def put(s: State, f: int, p: int) -> None:
+    """Stand figure f on place p (a field), revealing it as a move would (R3.3)."""
+    assert s.status[p] != SEA
+    s.pos[f] = p
+    if s.status[p] == HIDDEN:
+        s.status[p] = DRY
+    s._legal = None
+
+
+def set_status(s: State, spec: dict[int, str]) -> None:
+    """Set hidden/dry/flooded on fields (never sea: use ``sink``)."""
+    for p, st in spec.items():
+        assert s.status[p] != SEA and st != "sea"
+        s.status[p] = STATUS[st]
+    s._legal = None
+
+
+def sink(s: State, p: int) -> None:
+    """Remove the card at p as a sinking would, with no loss check (land or lifted king)."""
+    c = s.card[p]
+    assert c != NO_CARD and c != HELICOPTER and not any(q == p for q in s.pos)
+    s.status[p] = SEA
+    s.card[p] = NO_CARD
+    if c < N_LAND:
+        s.box.append(c)
+        s.remaining[c // 5] -= 1
+    else:
+        assert s.lifted[c - KING]
+        s.set_aside.append(c)
+    s._legal = None
+
+
+def hand(s: State, f: int, codes: Iterable[str]) -> None:
+    """Give figure f the named land cards as if salvaged: their places become sea."""
+    for text in codes:
+        c = parse(text)
+        assert c < N_LAND
+        p = s.card.index(c)
+        assert p not in s.pos
+        s.card[p] = NO_CARD
+        s.status[p] = SEA
+        s.salvage[f].append(c)
+    s._legal = None
+
+
+def lift(s: State, king: str, codes: Iterable[str]) -> None:
+    """Lift the treasure of ``king`` (e.g. "KC") with the named land cards, taken from the
+    island (their places become sea), as a figure that salvaged them would (R4.7)."""
+    suit = parse(king) - KING
+    assert not s.lifted[suit]
+    for text in codes:
+        c = parse(text)
+        p = s.card.index(c)
+        assert p not in s.pos
+        s.card[p] = NO_CARD
+        s.status[p] = SEA
+        s.under_king[suit].append(c)
+        s.remaining[c // 5] -= 1
+    s.lifted[suit] = True
+    s._legal = None
+
+
+def snapshot(s: State) -> tuple:
+    """Every field of a state, for "unchanged" comparisons."""
+    return (describe(s), s.status[:], s.card[:], s.pos[:], [h[:] for h in s.salvage],
+            [h[:] for h in s.under_king], s.lifted[:], s.set_aside[:], s.box[:], s.meter[:],
+            s.col_deck[:], s.row_deck[:], s.col_discard[:], s.row_discard[:],
+            [b[:] for b in s.script_col], [b[:] for b in s.script_row], s.active,
+            s.actions_left, s.turn, s.floods_left, s.in_flood, s.flood_open, s.escapes[:],
+            s.pending, s.outcome, s.remaining[:])
+
+
+def island_cards(s: State) -> list[int]:
+    """Every island card and the joker wherever it is, for conservation checks."""
+    out = [c for c in s.card if c != NO_CARD]
+    out += [c for h in s.salvage for c in h]
+    out += [c for h in s.under_king for c in h]
+    out += s.set_aside + s.box
+    return out

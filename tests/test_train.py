@@ -1,0 +1,152 @@
+"""Training pipeline: config validation, a smoke run, and checkpoint loading checks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from inselflucht_env.env import InselfluchtEnv
+from train import config as cfg
+from train.checkpoint import CheckpointError, load_policy
+
+CONFIG = Path(__file__).resolve().parent.parent / "configs" / "ppo_2p_normal.yaml"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_shipped_configs_validate():
+    for path in CONFIG.parent.glob("*.yaml"):
+        conf = cfg.load(path)
+        assert set(conf) == set(cfg.SCHEMA)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("env: {players: 5}", "env.players=5"),
+    ("env: {meter: medium}", "env.meter='medium'"),
+    ("env: {reward: dense}", "env.reward"),
+    ("env: {taucher: 1}", "env.taucher=1 must be of type bool"),
+    ("ppo: {learning_rate: -1}", "ppo.learning_rate=-1 must be > 0"),
+    ("ppo: {learnig_rate: 0.1}", "unknown key ppo.learnig_rate"),
+    ("optimizer: {}", "unknown section 'optimizer'"),
+    ("training: {n_envs: two}", "training.n_envs='two' must be of type int"),
+    ("training: {vec_env: threads}", "training.vec_env"),
+    ("curriculum: {stages: [{until: 10}]}", "stage 0"),
+    ("policy: {net_arch: []}", "policy.net_arch"),
+    ("ppo: {batch_size: 100000}", "batch_size"),
+    ("[1, 2]", "top level"),
+    ("env: {players: [", "not valid YAML"),
+])
+def test_bad_config_is_rejected_naming_the_key(tmp_path, text, message):
+    with pytest.raises(cfg.ConfigError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        cfg.load(write(tmp_path, text))
+
+
+def test_missing_config_file():
+    with pytest.raises(cfg.ConfigError, match="does not exist"):
+        cfg.load("configs/nope.yaml")
+
+
+def test_overrides_with_and_without_section():
+    conf = cfg.load(CONFIG, ["total_timesteps=1234", "ppo.gamma=0.9", "meter=[1, 2]"])
+    assert conf["training"]["total_timesteps"] == 1234
+    assert conf["ppo"]["gamma"] == 0.9 and conf["env"]["meter"] == [1, 2]
+    for bad in ("total_timesteps", "nonsense=1", "total_timesteps=-5"):
+        with pytest.raises(cfg.ConfigError):
+            cfg.load(CONFIG, [bad])
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    """A few thousand steps of real training, with evaluation and a curriculum stage."""
+    from train.train import main
+    run_dir = tmp_path_factory.mktemp("runs")
+    final = main(["--config", str(CONFIG), "--no-progress",
+                  "--set", "total_timesteps=2048", "--set", "n_envs=2", "--set", "n_steps=256",
+                  "--set", "batch_size=256", "--set", "n_epochs=1", "--set", "eval.freq=1024",
+                  "--set", "eval.episodes=2", "--set", f"run_dir={run_dir}",
+                  "--set", "checkpoint_freq=1024",
+                  "--set", "stages=[{until: 1024, meter: leicht}]"])
+    return final
+
+
+def test_smoke_training_writes_a_run_folder(smoke_run):
+    run = smoke_run.parent
+    assert (run / "config.yaml").is_file() and (run / "tb").is_dir()
+    assert yaml.safe_load((run / "config.yaml").read_text())["training"]["total_timesteps"] == 2048
+    assert (run / "best" / "best_model.zip").is_file()
+    assert list((run / "checkpoints").glob("model_*_steps.zip"))
+    meta = json.loads((smoke_run / "metadata.json").read_text())
+    assert meta["timesteps"] >= 2048 and meta["signature"]["n_actions"] == 36
+
+
+def test_smoke_checkpoint_loads_and_plays_only_legal_moves(smoke_run):
+    policy = load_policy(smoke_run)
+    env = InselfluchtEnv()
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            action = policy.predict_action(obs, info["action_mask"])
+            assert info["action_mask"][action]
+            obs, _, done, _, info = env.step(action)
+        assert info["outcome"] != "illegal"
+
+
+def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path):
+    from train.train import main
+    saved = sorted((smoke_run.parent / "checkpoints").glob("model_*_steps.zip"))[-1]
+    final = main(["--config", str(CONFIG), "--no-progress", "--resume", str(saved),
+                  "--set", "total_timesteps=512", "--set", "n_envs=2", "--set", "n_steps=256",
+                  "--set", "batch_size=256", "--set", "n_epochs=1", "--set", "eval.freq=0",
+                  "--set", f"run_dir={tmp_path}"])
+    meta = json.loads((final / "metadata.json").read_text())
+    assert meta["timesteps"] > 512 and meta["resumed_from"] == str(saved)
+
+
+def test_missing_checkpoint_is_a_clear_error(tmp_path):
+    with pytest.raises(CheckpointError, match="does not exist"):
+        load_policy(tmp_path / "nothing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CheckpointError, match="no model.zip"):
+        load_policy(tmp_path / "empty")
+
+
+def test_corrupt_checkpoint_is_a_clear_error(smoke_run, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(smoke_run, broken)
+    (broken / "model.zip").write_bytes(b"not a zip at all")
+    with pytest.raises(CheckpointError, match="corrupt"):
+        load_policy(broken)
+    shutil.copy(smoke_run / "model.zip", broken / "model.zip")
+    (broken / "metadata.json").write_text("{not json")
+    with pytest.raises(CheckpointError, match="corrupt"):
+        load_policy(broken)
+
+
+def test_mismatched_checkpoint_names_the_difference(smoke_run, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(smoke_run, other)
+    meta = json.loads((other / "metadata.json").read_text())
+    meta["signature"]["observation_size"] = 123
+    (other / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="observation_size"):
+        load_policy(other)
+
+
+def test_enjoy_plays_and_prints_decisions_by_name(smoke_run, tmp_path):
+    import io
+    from train.enjoy import play
+    out = io.StringIO()
+    outcome = play(str(smoke_run), seed=1, out=out)
+    text = out.getvalue()
+    assert "#1 figure 0: " in text and f"outcome: {outcome}" in text
+    assert np.isin(outcome, ["win", "L1", "L2", "L3", "L4", "L5", "L6"])
