@@ -240,8 +240,11 @@ class State:
             return [A.ESCAPE + e for e, q in enumerate(AROUND[pend[2]]) if q >= 0 and st[q] != SEA]
         hand = self.salvage[pend[1]]
         legal = [A.CARD + s for s in range(4) if any(c // 5 == s for c in hand)]
-        if kind == GIVE and pend[3]:
-            legal.append(A.DONE)
+        if kind == GIVE:
+            if pend[3]:
+                legal.append(A.DONE)
+        elif len(hand) == self.config.cards_per_treasure + 1 - pend[3]:
+            return legal[:1]  # the whole hand must go: one set, whatever the order (R4.7)
         return legal
 
     def end_by_illegal_action(self) -> None:

@@ -41,7 +41,7 @@ _VECTOR = (
     ("actions_left", 5, "one-hot actions left 0-4 of the active figure"),
     ("pending", 4, "one-hot sub-decision: none, give, lift, escape"),
     ("give_receiver", 3, "one-hot receiver of a pending give, 1-3 seats after the decider"),
-    ("pending_cards", 1, "cards already given / chosen in the pending sub-decision / 5"),
+    ("pending_cards", 1, "cards already given / chosen in the pending sub-decision / 20"),
     ("lift_needed", 1, "cards still to choose for a pending short-suit lift / 5"),
     ("water_level", 5, "one-hot water level 1-5"),
     ("meter", 5, "cards on the meter per level 1-5 (top included) / 3"),
@@ -154,12 +154,12 @@ def encode_observation(state: State) -> np.ndarray:
         ones.append(_AT["pending"])
     elif pend[0] == GIVE:
         ones += (_AT["pending"] + 1, _AT["give_receiver"] + (pend[2] - me) % n_fig - 1)
-        values.append((_AT["pending_cards"], pend[3] / 5))
+        values.append((_AT["pending_cards"], pend[3] / 20))  # a hand holds at most 20 cards
     elif pend[0] == ESCAPE:
         ones.append(_AT["pending"] + 3)
     else:
         ones.append(_AT["pending"] + 2)
-        values.append((_AT["pending_cards"], pend[3] / 5))
+        values.append((_AT["pending_cards"], pend[3] / 20))
         values.append((_AT["lift_needed"], (state.config.cards_per_treasure + 1 - pend[3]) / 5))
     ones.append(_AT["water_level"] + state.meter[0] - 1)
     per_level = [0] * 5

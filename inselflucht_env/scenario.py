@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import numpy as np
+
 from .board import CENTRE, N_PLACES, SIZE
 from .cards import HELICOPTER, NO_CARD, code, parse
 
@@ -32,12 +34,11 @@ def parse_layout(layout: Any) -> list[int]:
                 cards.append(NO_CARD)
                 continue
             try:
+                if token != token.upper():
+                    raise ValueError(f"card codes are upper-case, got {token!r}")
                 cards.append(parse(token))
             except ValueError as err:
                 raise ValueError(f"options['layout'] row {r} column {c}: {err}") from None
-    if cards[CENTRE] not in (HELICOPTER, NO_CARD):
-        raise ValueError(f"options['layout'] row 3 column 3 must be 'JK' (the helicopter, R2.1), "
-                         f"got {code(cards[CENTRE])!r}")
     for p, card in enumerate(cards):
         if card == HELICOPTER and p != CENTRE:
             raise ValueError(f"options['layout'] row {p // SIZE + 1} column {p % SIZE + 1}: "
@@ -46,13 +47,17 @@ def parse_layout(layout: Any) -> list[int]:
             first = cards.index(card)
             raise ValueError(f"options['layout'] names {code(card)!r} twice: row {first // SIZE + 1} "
                              f"column {first % SIZE + 1} and row {p // SIZE + 1} column {p % SIZE + 1}")
+    if cards[CENTRE] != HELICOPTER:
+        got = "?" if cards[CENTRE] == NO_CARD else code(cards[CENTRE])
+        raise ValueError(f"options['layout'] row 3 column 3 must be 'JK' (the helicopter, R2.1), "
+                         f"got {got!r}")
     assert len(cards) == N_PLACES
     return cards
 
 
 def parse_deck(name: str, deck: Any) -> list[list[int]]:
     """Blocks of five draws, each a permutation of 1-5: the first passes' draw order."""
-    if isinstance(deck, (str, bytes)) or not hasattr(deck, "__len__"):
+    if not isinstance(deck, (list, tuple, np.ndarray)):
         raise ValueError(f"options[{name!r}] must be a list of numbers 1-5, got {deck!r}")
     values = list(deck)
     if len(values) % 5:
@@ -61,7 +66,7 @@ def parse_deck(name: str, deck: Any) -> list[list[int]]:
     blocks = []
     for k in range(0, len(values), 5):
         block = values[k:k + 5]
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in block) or \
+        if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in block) or \
                 sorted(block) != [1, 2, 3, 4, 5]:
             raise ValueError(f"options[{name!r}] pass {k // 5 + 1} (positions {k + 1}-{k + 5}) "
                              f"must be a permutation of 1-5, got {block!r}")

@@ -143,6 +143,10 @@ def test_action_outside_the_space_is_a_clear_error(action):
     ({"row_deck": [1, 2, 3, 4, 4]}, "pass 1"),
     ({"row_deck": [1, 2, 3, 4, 5, 5, 4, 3, 2, 2]}, "pass 2"),
     ({"colum_deck": [1, 2, 3, 4, 5]}, "unknown"),
+    ({"layout": ["? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "row 3 column 3"),
+    ({"layout": ["10h ? ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "upper-case"),
+    ({"column_deck": {1, 2, 3, 4, 5}}, "column_deck"),
+    ({"column_deck": "12345"}, "column_deck"),
 ])
 def test_malformed_scenario_options_say_what_and_where(options, where):
     env = InselfluchtEnv()

@@ -265,6 +265,16 @@ def test_R4_7_short_suit_lift_one_suit_in_hand_auto():
     assert g.s.remaining == [0, 2, 5, 5]
 
 
+def test_R4_7_short_suit_lift_whole_hand_forced_auto():
+    """R4.7: with exactly n + 1 cards in hand there is one set to give, in any suits: the
+    lift completes without card sub-steps (a one-choice sub-decision)."""
+    g = game().put(0, 3, 1).sink((1, 1), (4, 1), (5, 1), (1, 2))  # clubs short
+    g.hand(0, "6D", "7H", "7S")
+    g.do("lift")
+    assert g.s.pending is None and g.s.lifted[0] and g.salvage(0) == []
+    assert sorted(code(c) for c in g.s.under_king[0]) == ["6D", "7H", "7S"]
+
+
 # ---------------------------------------------------------------- R4.8
 def test_R4_8_take_off_needs_all_treasures_and_all_figures():
     """R4.8: with all four treasures lifted and every figure on the helicopter, take off
