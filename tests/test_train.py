@@ -42,6 +42,8 @@ def test_shipped_configs_validate():
     ("curriculum: {stages: [{until: 10}]}", "stage 0"),
     ("policy: {net_arch: []}", "policy.net_arch"),
     ("ppo: {batch_size: 100000}", "batch_size"),
+    ("pretrain: {teacher: oracle}", "pretrain.teacher"),
+    ("pretrain: {dagger_rounds: -1}", "pretrain.dagger_rounds"),
     ("[1, 2]", "top level"),
     ("env: {players: [", "not valid YAML"),
 ])
@@ -66,7 +68,8 @@ def test_overrides_with_and_without_section():
 
 @pytest.fixture(scope="module")
 def smoke_run(tmp_path_factory):
-    """A few thousand steps of real training, with evaluation and a curriculum stage."""
+    """A few thousand steps of real training, after a tiny behaviour cloning and DAgger
+    round, with evaluation and a curriculum stage."""
     from train.train import main
     run_dir = tmp_path_factory.mktemp("runs")
     final = main(["--config", str(CONFIG), "--no-progress",
@@ -74,7 +77,9 @@ def smoke_run(tmp_path_factory):
                   "--set", "batch_size=256", "--set", "n_epochs=1", "--set", "eval.freq=1024",
                   "--set", "eval.episodes=2", "--set", f"run_dir={run_dir}",
                   "--set", "checkpoint_freq=1024",
-                  "--set", "stages=[{until: 1024, meter: leicht}]"])
+                  "--set", "stages=[{until: 1024, meter: leicht}]",
+                  "--set", "pretrain.games=6", "--set", "pretrain.epochs=1",
+                  "--set", "dagger_rounds=1", "--set", "dagger_games=2", "--set", "workers=1"])
     return final
 
 
@@ -86,6 +91,7 @@ def test_smoke_training_writes_a_run_folder(smoke_run):
     assert list((run / "checkpoints").glob("model_*_steps.zip"))
     meta = json.loads((smoke_run / "metadata.json").read_text())
     assert meta["timesteps"] >= 2048 and meta["signature"]["n_actions"] == 36
+    assert 0 <= meta["behaviour_cloning"]["accuracy"] <= 1
 
 
 def test_smoke_checkpoint_loads_and_plays_only_legal_moves(smoke_run):

@@ -80,12 +80,28 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "stages": Key((list,), [], "meters to train on before the env's own meter, in order: "
                       "[{until: timesteps, meter: ...}]", _stages),
     },
+    "pretrain": {
+        "games": Key((int,), 0, "teacher games for behaviour cloning before PPO (0 = off)",
+                     lambda v: None if v >= 0 else "must be >= 0"),
+        "teacher": Key((str,), "heuristic", "agent to imitate (inselflucht_env.agents)",
+                       _choice("heuristic", "random")),
+        "epochs": Key((int,), 5, "passes over the teacher data", _positive),
+        "batch_size": Key((int,), 1024, "minibatch size of behaviour cloning", _positive),
+        "learning_rate": Key((float, int), 1e-3, "Adam step size of behaviour cloning", _positive),
+        "workers": Key((int,), 2, "processes playing teacher games", _positive),
+        "dagger_rounds": Key((int,), 0, "DAgger rounds after cloning: play the student, label "
+                             "its states with the teacher, refit", lambda v: None if v >= 0
+                             else "must be >= 0"),
+        "dagger_games": Key((int,), 1000, "student games per DAgger round", _positive),
+    },
     "training": {
         "total_timesteps": Key((int,), 1_000_000, "environment steps to train", _positive),
         "n_envs": Key((int,), 8, "parallel environments", _positive),
         "vec_env": Key((str,), "dummy", "dummy (one process) or subproc", _choice("dummy", "subproc")),
         "seed": Key((int,), 0, "seed of environments, network and sampling"),
         "device": Key((str,), "cpu", "torch device", _choice("cpu", "cuda", "auto")),
+        "torch_threads": Key((int,), 1, "torch CPU threads (1 is fastest for small nets "
+                             "beside busy environment processes)", _positive),
     },
     "ppo": {
         "learning_rate": Key((float, int), 3e-4, "Adam step size", _positive),

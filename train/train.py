@@ -21,6 +21,7 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+import torch
 import yaml
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
@@ -33,6 +34,7 @@ from inselflucht_env.config import GameConfig
 from train import config as cfg
 from train.checkpoint import save_checkpoint
 from train.features import BoardCNN
+from train.pretrain import behaviour_clone, collect, dagger_round
 
 ENV_ID = "inselflucht_env:Inselflucht-v0"  # the module path also works in subprocesses
 OUTCOMES = ("win", "L1", "L2", "L3", "L4", "L5", "L6", "illegal")
@@ -103,6 +105,8 @@ def main(argv: list[str] | None = None) -> Path:
     if args.resume and not Path(args.resume).is_file():
         raise cfg.ConfigError(f"--resume {args.resume!r}: no such model file")
 
+    torch.set_num_threads(tr["torch_threads"])
+
     # 2. Run folder with the resolved config.
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     run_dir = Path(out["run_dir"]) / f"{out['name']}-{stamp}"
@@ -130,6 +134,28 @@ def main(argv: list[str] | None = None) -> Path:
                             device=tr["device"], tensorboard_log=str(run_dir / "tb"), verbose=0,
                             **ppo)
 
+    # 4b. Optional behaviour cloning of a teacher before PPO (see train/pretrain.py).
+    pre = conf["pretrain"]
+    cloned = None
+    if pre["games"] and not args.resume:
+        started = time.perf_counter()
+        data = collect(dict(env_kw), pre["teacher"], pre["games"], ppo["gamma"], pre["workers"])
+        print(f"collected {len(data[2])} {pre['teacher']} decisions from {pre['games']} games "
+              f"in {time.perf_counter() - started:.0f} s")
+        cloned = behaviour_clone(model, data, pre["epochs"], pre["batch_size"],
+                                 pre["learning_rate"], tr["seed"])
+        for k in range(pre["dagger_rounds"]):
+            extra = dagger_round(model, dict(env_kw), pre["teacher"], pre["dagger_games"],
+                                 pre["workers"], 2_000_000 + k * pre["dagger_games"],
+                                 str(run_dir / "dagger_student.zip"))
+            data = tuple(np.concatenate([a, b]) for a, b in zip(data[:3], extra))
+            print(f"DAgger round {k + 1}: {len(extra[2])} student states labelled, "
+                  f"{len(data[2])} in all")
+            cloned = behaviour_clone(model, data, pre["epochs"], pre["batch_size"],
+                                     pre["learning_rate"], tr["seed"] + k + 1)
+        cloned["seconds"] = round(time.perf_counter() - started, 1)
+        del data
+
     # 5. Callbacks: outcomes to TensorBoard, curriculum, resumable saves, masked evaluation.
     per_env = lambda steps: max(steps // tr["n_envs"], 1)  # noqa: E731 (callbacks count calls)
     callbacks = [OutcomeLogger(),
@@ -154,11 +180,13 @@ def main(argv: list[str] | None = None) -> Path:
     final = save_checkpoint(model, run_dir / "final", {
         "config": conf,
         "timesteps": int(model.num_timesteps),
-        "train_wall_seconds": round(wall, 1),
+        "train_wall_seconds": round(wall + (cloned["seconds"] if cloned else 0.0), 1),
+        "ppo_wall_seconds": round(wall, 1),
         "train_fps": round(tr["total_timesteps"] / wall, 1),
         "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, "
                    f"{__import__('os').cpu_count()} cores, {platform.python_version()}",
         "resumed_from": args.resume,
+        "behaviour_cloning": cloned,
     })
     print(f"trained {model.num_timesteps} steps in {wall:.0f} s "
           f"({tr['total_timesteps'] / wall:.0f} steps/s); policy saved to {final}")

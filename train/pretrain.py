@@ -1,0 +1,138 @@
+"""Behaviour cloning and DAgger: start PPO from a policy that imitates a teacher agent.
+
+Sparse wins over a 22-turn horizon are a hard start for PPO from random weights, so the
+``pretrain`` config section can first fit the policy to a teacher (the heuristic): the
+actor by masked cross-entropy on the teacher's decisions, the critic on the discounted
+returns of the teacher's games under the training reward. A cloned policy drifts into
+states the teacher never visits, so DAgger rounds then play the *student* and label the
+states it reaches with the teacher's choice (Ross et al., 2011). PPO then fine-tunes.
+Switch it off with ``pretrain.games: 0``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+
+import numpy as np
+import torch
+
+from inselflucht_env.env import InselfluchtEnv
+
+
+def _play(job: tuple[dict, str, int, int, float]) -> tuple[np.ndarray, ...]:
+    """Teacher games on seeds [start, stop): observations, masks, actions, returns."""
+    env_kwargs, teacher, start, stop, gamma = job
+    from inselflucht_env.agents import make_agent
+    agent = make_agent(teacher)
+    env = InselfluchtEnv(**env_kwargs)
+    obs_l, mask_l, act_l, ret_l = [], [], [], []
+    for seed in range(start, stop):
+        rng = np.random.default_rng([seed, 1])
+        obs, info = env.reset(seed=seed)
+        rewards = []
+        done = False
+        while not done:
+            action = agent.act(env.game_state, rng)
+            obs_l.append(obs)
+            mask_l.append(info["action_mask"].astype(bool))
+            act_l.append(action)
+            obs, reward, done, _, info = env.step(action)
+            rewards.append(reward)
+        ret, returns = 0.0, []
+        for r in reversed(rewards):
+            ret = r + gamma * ret
+            returns.append(ret)
+        ret_l += reversed(returns)
+    return (np.asarray(obs_l, np.float32), np.asarray(mask_l, bool),
+            np.asarray(act_l, np.int64), np.asarray(ret_l, np.float32))
+
+
+def collect(env_kwargs: dict, teacher: str, games: int, gamma: float, workers: int,
+            seed_offset: int = 1_000_000) -> tuple[np.ndarray, ...]:
+    """Play ``games`` teacher games (seeds apart from evaluation seeds) in parallel."""
+    chunk = max(1, games // (workers * 4))
+    jobs = [(env_kwargs, teacher, seed_offset + s, seed_offset + min(s + chunk, games), gamma)
+            for s in range(0, games, chunk)]
+    if workers > 1:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(_play, jobs)
+    else:
+        parts = [_play(job) for job in jobs]
+    return tuple(np.concatenate(arrays) for arrays in zip(*parts))
+
+
+def _student_games(job: tuple[str, dict, str, int, int]) -> tuple[np.ndarray, ...]:
+    """Play the student policy on seeds [start, stop); label each state with the teacher."""
+    model_path, env_kwargs, teacher, start, stop = job
+    torch.set_num_threads(1)
+    from sb3_contrib import MaskablePPO
+
+    from inselflucht_env.agents import make_agent
+    model = MaskablePPO.load(model_path, device="cpu")
+    agent = make_agent(teacher)
+    env = InselfluchtEnv(**env_kwargs)
+    obs_l, mask_l, act_l = [], [], []
+    for seed in range(start, stop):
+        rng = np.random.default_rng([seed, 2])
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = info["action_mask"].astype(bool)
+            obs_l.append(obs)
+            mask_l.append(mask)
+            act_l.append(agent.act(env.game_state, rng))
+            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            obs, _, done, _, info = env.step(int(action))
+    return np.asarray(obs_l, np.float32), np.asarray(mask_l, bool), np.asarray(act_l, np.int64)
+
+
+def dagger_round(model, env_kwargs: dict, teacher: str, games: int, workers: int,
+                 seed_offset: int, scratch: str) -> tuple[np.ndarray, ...]:
+    """States the current student reaches in ``games`` games, with the teacher's labels."""
+    model.save(scratch)
+    chunk = max(1, games // (workers * 4))
+    jobs = [(scratch, env_kwargs, teacher, seed_offset + s, seed_offset + min(s + chunk, games))
+            for s in range(0, games, chunk)]
+    with mp.get_context("spawn").Pool(workers) as pool:
+        parts = pool.map(_student_games, jobs)
+    return tuple(np.concatenate(arrays) for arrays in zip(*parts))
+
+
+def behaviour_clone(model, data: tuple[np.ndarray, ...], epochs: int, batch_size: int,
+                    learning_rate: float, seed: int, log=print) -> dict[str, float]:
+    """Fit the actor (masked cross-entropy) and the critic (MSE to returns) of ``model``."""
+    obs, masks, acts = (torch.as_tensor(a) for a in data[:3])
+    returns = torch.as_tensor(data[3]) if len(data) > 3 else None  # DAgger data has none
+    policy = model.policy
+    optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    gen = torch.Generator().manual_seed(seed)
+    n = len(acts)
+    stats: dict[str, float] = {}
+    policy.set_training_mode(True)
+    for epoch in range(epochs):
+        started = time.perf_counter()
+        order = torch.randperm(n, generator=gen)
+        total_nll = total_v = correct = 0.0
+        for i in range(0, n, batch_size):
+            idx = order[i:i + batch_size]
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], acts[idx],
+                                                          action_masks=masks[idx].numpy())
+            nll = -log_prob.mean()
+            v_loss = (torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+                      if returns is not None else torch.zeros(()))
+            optimiser.zero_grad()
+            (nll + 0.5 * v_loss).backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            optimiser.step()
+            total_nll += float(nll.detach()) * len(idx)
+            total_v += float(v_loss.detach()) * len(idx)
+            with torch.no_grad():
+                dist = policy.get_distribution(obs[idx], action_masks=masks[idx].numpy())
+                correct += float((dist.distribution.probs.argmax(1) == acts[idx]).sum())
+        stats = {"nll": total_nll / n, "value_mse": total_v / n, "accuracy": correct / n}
+        log(f"behaviour cloning epoch {epoch + 1}/{epochs}: nll {stats['nll']:.3f}, "
+            f"value mse {stats['value_mse']:.3f}, accuracy {stats['accuracy']:.3f} "
+            f"({time.perf_counter() - started:.0f} s)")
+    policy.set_training_mode(False)
+    return stats
