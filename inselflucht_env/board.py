@@ -42,31 +42,45 @@ AROUND = tuple(tuple(_offset(p, d) for d in ESCAPE_DIRECTIONS) for p in range(N_
 ORTHOGONAL = tuple(tuple(q for q in NEIGHBOUR[p] if q >= 0) for p in range(N_PLACES))
 
 
+ALL = (1 << N_PLACES) - 1
+_NOT_FIRST_COLUMN = sum(1 << p for p in range(N_PLACES) if p % SIZE != 0)
+_NOT_LAST_COLUMN = sum(1 << p for p in range(N_PLACES) if p % SIZE != SIZE - 1)
+
+
+def _up(m: int) -> int:
+    return m >> SIZE
+
+
+def _down(m: int) -> int:
+    return (m << SIZE) & ALL
+
+
+def _left(m: int) -> int:
+    return (m & _NOT_FIRST_COLUMN) >> 1
+
+
+def _right(m: int) -> int:
+    return (m & _NOT_LAST_COLUMN) << 1
+
+
+_SHIFTS = (_up, _down, _left, _right)
+
+
 def reachable(fields: int, starts: int) -> int:
     """Bit set of the places reachable from ``starts`` by moves and swims (R6.3 L4).
 
     ``fields`` has bit p set for every non-sea place. A move steps to an adjacent field;
-    a swim crosses exactly one sea place in a straight line onto a field.
+    a swim crosses exactly one sea place in a straight line onto a field. The whole
+    frontier grows at once with bit shifts.
     """
+    sea = ALL & ~fields
     seen = starts & fields
     frontier = seen
     while frontier:
         grown = 0
-        f = frontier
-        while f:
-            low = f & -f
-            p = low.bit_length() - 1
-            f ^= low
-            for d in range(4):
-                q = NEIGHBOUR[p][d]
-                if q < 0:
-                    continue
-                if fields >> q & 1:
-                    grown |= 1 << q
-                else:
-                    dest = BEYOND[p][d]
-                    if dest >= 0 and fields >> dest & 1:
-                        grown |= 1 << dest
+        for shift in _SHIFTS:
+            step = shift(frontier)
+            grown |= (step & fields) | (shift(step & sea) & fields)
         frontier = grown & ~seen
         seen |= frontier
     return seen

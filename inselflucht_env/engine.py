@@ -54,7 +54,7 @@ class State:
         "config", "status", "card", "pos", "salvage", "under_king", "lifted", "set_aside",
         "box", "meter", "col_deck", "row_deck", "col_discard", "row_discard", "script_col",
         "script_row", "active", "actions_left", "turn", "floods_left", "in_flood",
-        "flood_open", "escapes", "pending", "outcome", "remaining", "_legal",
+        "flood_open", "flood_sank", "escapes", "pending", "outcome", "remaining", "_legal",
     )
 
     # ------------------------------------------------------------------ creation
@@ -99,6 +99,7 @@ class State:
         s.floods_left = 0
         s.in_flood = False
         s.flood_open = False
+        s.flood_sank = False
         s.escapes = []
         s.pending = None
         s.outcome = None
@@ -131,6 +132,7 @@ class State:
         c.floods_left = self.floods_left
         c.in_flood = self.in_flood
         c.flood_open = self.flood_open
+        c.flood_sank = self.flood_sank
         c.escapes = self.escapes[:]
         c.pending = self.pending
         c.outcome = self.outcome
@@ -162,8 +164,11 @@ class State:
 
     def fields_mask(self) -> int:
         """Bit set of the non-sea places (R3.2)."""
-        st = self.status
-        return sum(1 << p for p in range(N_PLACES) if st[p] != SEA)
+        fields = 0
+        for p, st in enumerate(self.status):
+            if st != SEA:
+                fields |= 1 << p
+        return fields
 
     def legal_actions(self) -> list[int]:
         """Indices of the legal actions, ascending; empty once the game is over."""
@@ -405,6 +410,7 @@ class State:
         if st == HIDDEN or st == DRY:
             self.status[p] = FLOODED
         elif st == FLOODED:
+            self.flood_sank = True
             self._sink(p)
 
     def _sink(self, p: int) -> None:
@@ -442,9 +448,11 @@ class State:
     def _close_flood(self, rng: np.random.Generator) -> None:
         """After a flood and its escapes: L4, L5, then the end of a pass (R5.3, R6.3)."""
         self.flood_open = False
-        self._check_cut_off()
-        if self.outcome is None:
-            self._check_too_few()
+        if self.flood_sank:  # reach and remaining cards change only when a place sinks
+            self.flood_sank = False
+            self._check_cut_off()
+            if self.outcome is None:
+                self._check_too_few()
         if self.outcome is None and not self.col_deck:
             if len(self.meter) == 1:  # R5.4: the water must rise past the last card
                 self.outcome = "L6"
