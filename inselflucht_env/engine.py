@@ -27,7 +27,6 @@ PLACE_STATES = ("hidden", "dry", "flooded", "sea")
 
 GIVE, LIFT, ESCAPE = "give", "lift", "escape"
 OUTCOMES = ("win", "L1", "L2", "L3", "L4", "L5", "L6", "illegal")
-ALL_PLACES = (1 << N_PLACES) - 1
 
 
 class IllegalActionError(ValueError):

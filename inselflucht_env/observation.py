@@ -16,7 +16,7 @@ import numpy as np
 
 from .board import N_PLACES
 from .cards import HELICOPTER, KING, N_LAND, SUIT_NAMES
-from .engine import DRY, ESCAPE, FLOODED, GIVE, HIDDEN, SEA, State
+from .engine import DRY, ESCAPE, FLOODED, GIVE, State
 
 MAX_FIGURES = 4
 # (name, number of entries, description): board planes first, then the vector.

@@ -94,7 +94,7 @@ def test_a_whole_game_to_its_end_and_its_replay(stand_in, tmp_path):
     assert code == 0
     rep = Replay.load(path)
     assert rep.outcome is not None and rep.outcome != "win"
-    assert "LOST" in text and f"seed 11)" in text
+    assert "LOST" in text and "seed 11)" in text
     assert replay(rep).outcome == rep.outcome
     assert rep.meta["source"] == "play" and rep.meta["humans"] == [0]
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 
 from conftest import STANDARD, Game, fill_layout
 from inselflucht_env.cards import code

@@ -19,7 +19,6 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import gymnasium as gym
 import numpy as np
 import torch
 import yaml
@@ -31,13 +30,13 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
 from inselflucht_env.config import GameConfig
+from inselflucht_env.engine import OUTCOMES
 from train import config as cfg
 from train.checkpoint import save_checkpoint
 from train.features import BoardCNN
 from train.pretrain import behaviour_clone, collect, dagger_round
 
 ENV_ID = "inselflucht_env:Inselflucht-v0"  # the module path also works in subprocesses
-OUTCOMES = ("win", "L1", "L2", "L3", "L4", "L5", "L6", "illegal")
 
 
 class OutcomeLogger(BaseCallback):
