@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import platform
 import time
 from datetime import datetime, timezone
@@ -175,11 +176,18 @@ def main(argv: list[str] | None = None) -> Path:
                 tb_log_name="ppo")
     wall = time.perf_counter() - started
 
-    # 7. Save the final policy as a checkpoint folder.
+    # 7. Save the final policy as a checkpoint folder; a resumed run adds up its history.
+    earlier = {}
+    if args.resume and (Path(args.resume).parent / "metadata.json").is_file():
+        earlier = json.loads((Path(args.resume).parent / "metadata.json").read_text())
+    if earlier.get("behaviour_cloning") and cloned is None:
+        cloned = earlier["behaviour_cloning"]
+    wall_before = earlier.get("train_wall_seconds", 0.0)
     final = save_checkpoint(model, run_dir / "final", {
         "config": conf,
         "timesteps": int(model.num_timesteps),
-        "train_wall_seconds": round(wall + (cloned["seconds"] if cloned else 0.0), 1),
+        "train_wall_seconds": round(wall_before + wall + (
+            cloned["seconds"] if cloned and not earlier else 0.0), 1),
         "ppo_wall_seconds": round(wall, 1),
         "train_fps": round(tr["total_timesteps"] / wall, 1),
         "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, "

@@ -1,0 +1,82 @@
+"""Ship a trained policy: evaluate it beside the heuristic and write ``checkpoints/<name>``.
+
+    python -m train.ship runs/<run> --name ppo_2p_normal [--episodes 1000] [--workers 2]
+
+Evaluates the run's final policy and its best evaluation model on the same seeds
+(0 .. episodes-1) as the heuristic, keeps the one that wins more, and writes it with a
+``metadata.json`` holding the run's metadata plus the evaluation: win rate and 95% Wilson
+interval, the heuristic's rate on the same seeds and the paired comparison (McNemar).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from train.checkpoint import METADATA_FILE, MODEL_FILE, read_metadata
+from train.compare import compare, format_comparison
+from train.evaluate import evaluate, format_summary
+
+
+def _candidates(run: Path, scratch: Path) -> dict[str, Path]:
+    """Checkpoint folders to compare: the final policy and the best evaluation model."""
+    final = run / "final"
+    read_metadata(final)  # fails early on a run without a usable final policy
+    found = {"final": final}
+    best = run / "best" / "best_model.zip"
+    if best.is_file():
+        folder = scratch / "best"
+        folder.mkdir()
+        shutil.copy(best, folder / MODEL_FILE)
+        shutil.copy(final / METADATA_FILE, folder / METADATA_FILE)
+        found["best"] = folder
+    return found
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", help="run folder written by train.train")
+    parser.add_argument("--name", required=True, help="checkpoints/<name> to write")
+    parser.add_argument("--episodes", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default="checkpoints", help="folder of shipped checkpoints")
+    args = parser.parse_args(argv)
+
+    run = Path(args.run)
+    _, meta = read_metadata(run / "final")
+    env = meta["config"]["env"]
+    settings = {"players": env["players"], "meter": env["meter"], "taucher": env["taucher"],
+                "short_game": env["short_game"], "episodes": args.episodes, "seed": 0,
+                "workers": args.workers, "details": True}
+    heuristic = evaluate("heuristic", **settings)
+    print(format_summary(heuristic))
+    with tempfile.TemporaryDirectory() as scratch:
+        results = {}
+        for label, folder in _candidates(run, Path(scratch)).items():
+            results[label] = (folder, evaluate(str(folder), **settings))
+            print(f"[{label}] " + format_summary(results[label][1]))
+        label, (folder, chosen) = max(results.items(), key=lambda kv: kv[1][1]["wins"])
+        paired = compare(chosen, heuristic)
+        print(format_comparison(paired))
+        target = Path(args.out) / args.name
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy(folder / MODEL_FILE, target / MODEL_FILE)
+    strip = lambda s: {k: v for k, v in s.items() if k != "per_episode"}  # noqa: E731
+    meta["shipped_from"] = f"{run}/{'final' if label == 'final' else 'best/best_model.zip'}"
+    meta["evaluation"] = {
+        "command": f"python -m train.ship {run} --name {args.name} --episodes {args.episodes}",
+        "policy": strip(chosen),
+        "heuristic_same_seeds": strip(heuristic),
+        "paired_vs_heuristic": paired,
+    }
+    (target / METADATA_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    print(f"shipped {label} policy to {target}")
+    return meta
+
+
+if __name__ == "__main__":
+    main()
