@@ -156,3 +156,21 @@ def test_enjoy_plays_and_prints_decisions_by_name(smoke_run, tmp_path):
     text = out.getvalue()
     assert "#1 figure 0: " in text and f"outcome: {outcome}" in text
     assert np.isin(outcome, ["win", "L1", "L2", "L3", "L4", "L5", "L6"])
+
+
+def test_shipped_checkpoint_loads_matches_the_env_and_plays_legal_moves():
+    shipped = CONFIG.parent.parent / "checkpoints" / "ppo_2p_normal"
+    policy = load_policy(shipped)
+    meta = policy.metadata
+    assert meta["evaluation"]["policy"]["episodes"] >= 1000
+    assert meta["evaluation"]["heuristic_same_seeds"]["episodes"] == \
+        meta["evaluation"]["policy"]["episodes"]
+    assert (shipped / "model.zip").stat().st_size <= 5 * 1024 * 1024
+    env = InselfluchtEnv()
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        action = policy.predict_action(obs, info["action_mask"])
+        assert info["action_mask"][action]
+        obs, _, done, _, info = env.step(action)
+    assert info["outcome"] != "illegal"

@@ -22,6 +22,17 @@ from train.compare import compare, format_comparison
 from train.evaluate import evaluate, format_summary
 
 
+def _save_without_optimiser_state(source: Path, target: Path) -> None:
+    """Copy a model with a fresh optimiser: Adam's moments double the file and only matter
+    for resuming (which then starts them anew)."""
+    from sb3_contrib import MaskablePPO
+    model = MaskablePPO.load(source, device="cpu")
+    policy = model.policy
+    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=model.lr_schedule(1),
+                                              **policy.optimizer_kwargs)
+    model.save(target)
+
+
 def _candidates(run: Path, scratch: Path) -> dict[str, Path]:
     """Checkpoint folders to compare: the final policy and the best evaluation model."""
     final = run / "final"
@@ -64,7 +75,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(format_comparison(paired))
         target = Path(args.out) / args.name
         target.mkdir(parents=True, exist_ok=True)
-        shutil.copy(folder / MODEL_FILE, target / MODEL_FILE)
+        _save_without_optimiser_state(folder / MODEL_FILE, target / MODEL_FILE)
     strip = lambda s: {k: v for k, v in s.items() if k != "per_episode"}  # noqa: E731
     meta["shipped_from"] = f"{run}/{'final' if label == 'final' else 'best/best_model.zip'}"
     meta["evaluation"] = {
