@@ -31,7 +31,7 @@ from typing import Any
 from inselflucht_env.agents import NOVICE_EPSILON
 from inselflucht_env.config import GameConfig
 from train.evaluate import LOSS_CAUSES, run_episodes, summarize
-from train.stats import mcnemar, wilson
+from train.stats import mcnemar
 
 PLAYERS = (1, 2, 3, 4)
 METERS = ("leicht", "normal", "schwer")
@@ -61,6 +61,27 @@ def run_grid(agent: str, games: int, seed: int, workers: int, agent_kwargs: dict
         summary.update(players=players, meter=meter, variant=variant, seed=seed)
         out[cell_key(players, meter, variant)] = summary
     return out
+
+
+def merge_run(data: dict[str, Any], run: dict[str, Any], source: str) -> str:
+    """Put a harness run (``evaluate --json --details``) into the grid as its cell."""
+    variant = {(False, False): "plain", (True, False): "Taucher",
+               (False, True): "Kurzes Spiel"}.get((run["taucher"], run["short_game"]))
+    if variant is None or run["meter"] not in METERS or "per_episode" not in run:
+        raise ValueError(f"{source}: not a grid cell with per-episode details")
+    if run.get("seed") != data["meta"]["seed"]:
+        raise ValueError(f"{source}: seeds start at {run.get('seed')}, the grid's at "
+                         f"{data['meta']['seed']}; the cells would not be paired")
+    agent = run["agent"]
+    cell = {k: v for k, v in run.items() if k != "per_episode"}
+    cell["outcomes"] = [e["outcome"] for e in sorted(run["per_episode"], key=lambda e: e["seed"])]
+    cell["variant"] = variant
+    cell["source"] = source
+    key = cell_key(run["players"], run["meter"], variant)
+    data["agents"].setdefault(agent, {})[key] = cell
+    data["meta"].setdefault("merged", []).append(
+        {"agent": agent, "cell": key, "source": source, "agent_kwargs": run.get("agent_kwargs")})
+    return key
 
 
 # ---------------------------------------------------------------- report
@@ -96,6 +117,13 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
              "games played per cell; every cell uses the seeds "
              f"{meta['seed']}, {meta['seed'] + 1}, … (the search agent the first of them, so "
              "its results are paired with the heuristic's).", ""]
+    for m in meta.get("merged", []):
+        kw = m.get("agent_kwargs") or {}
+        lines.append(f"The {m['agent']} cell {m['cell']} comes from a separate, longer run of "
+                     f"`python -m train.evaluate --agent {m['agent']}` "
+                     + (f"(agent settings {kw}) " if kw else "(default settings) ")
+                     + f"on the same seeds ({m['source']}).")
+        lines.append("")
     h = grids.get("heuristic", {})
     s = grids.get("search", {})
     hk = cell_key(*HEADLINE)
@@ -162,13 +190,24 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
         lines += ["## Search against heuristic, paired per cell", "",
                   "| cell | seeds | heuristic wins | search wins | only search | only heuristic "
                   "| McNemar p |", "|---|---|---|---|---|---|---|"]
+        tot = {"n": 0, "heuristic_wins": 0, "search_wins": 0, "only_search": 0,
+               "only_heuristic": 0}
         for key in s:
             if key in h:
                 pr = paired(h[key], s[key])
+                for k in tot:
+                    tot[k] += pr[k]
                 lines.append(f"| {key} | {pr['n']} | {pr['heuristic_wins']} | {pr['search_wins']} "
                              f"| {pr['only_search']} | {pr['only_heuristic']} | {pr['p_value']:.3g} |")
+        lines.append(f"| **all these cells** | {tot['n']} | {tot['heuristic_wins']} | "
+                     f"{tot['search_wins']} | {tot['only_search']} | {tot['only_heuristic']} | "
+                     f"{mcnemar(tot['only_search'], tot['only_heuristic']):.3g} |")
         lines.append("")
-    lines += ["Loss causes (R6.3): L1 an unlifted king sank, L2 the helicopter sank, L3 a figure "
+    lines += ["Notes: with 1 player the player runs two figures and plays exactly like 2 players "
+              "(R2.4), so the 1-player cells repeat the 2-player cells seed for seed. In the short "
+              "game `normal` and `schwer` start from the same meter (R7.2: the short game drops "
+              "A♣, which `schwer` lacks anyway), so those cells coincide too.", "",
+              "Loss causes (R6.3): L1 an unlifted king sank, L2 the helicopter sank, L3 a figure "
               "drowned, L4 a king or the helicopter was cut off, L5 too few cards left, L6 the "
               "water rose past the last meter card.", ""]
     path.write_text("\n".join(lines))
@@ -187,7 +226,15 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
     shift = {"leicht": -0.06, "normal": 0.0, "schwer": 0.06}
     for row, agent in zip(axes, agents):
         grid = data["agents"][agent]
+        ref = data["agents"].get("heuristic") if agent != "heuristic" else None
         for ax, variant in zip(row, VARIANTS):
+            if not any(c["variant"] == variant for c in grid.values()):
+                ax.text(2.5, 50, "not played", ha="center", va="center", color="grey")
+            for meter in METERS if ref else ():
+                pts = [(pl, 100 * ref[cell_key(pl, meter, variant)]["win_rate"]) for pl in PLAYERS
+                       if cell_key(pl, meter, variant) in ref]
+                if pts:
+                    ax.plot(*zip(*pts), ls=":", color=colours[meter], alpha=0.45, lw=1)
             for meter in METERS:
                 xs, ys, lo, hi, ns = [], [], [], [], []
                 for players in PLAYERS:
@@ -212,7 +259,8 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
     for ax in axes[-1]:
         ax.set_xlabel("players")
     axes[0][0].legend(title="meter", fontsize=8, loc="lower left")
-    fig.suptitle("Inselflucht: win rates by players, meter and variant (95% Wilson intervals)")
+    fig.suptitle("Inselflucht: win rates by players, meter and variant (95% Wilson intervals; "
+                 "dotted: the heuristic, for reference)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -241,6 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", default="docs/difficulty.png")
     p.add_argument("--json-out", default="docs/difficulty.json")
     p.add_argument("--from-json", default=None, help="only redraw the report from this file")
+    p.add_argument("--merge-run", action="append", default=[], metavar="PATH",
+                   help="a `train.evaluate --json --details` output whose cell replaces the "
+                        "grid's cell for that agent (e.g. a longer search run); repeatable")
     return p
 
 
@@ -273,6 +324,10 @@ def main(argv: list[str] | None = None) -> None:
                                                 args.search_headline_games)
         data["meta"]["seconds"] = time.time() - t0
         Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json_out).write_text(json.dumps(data, indent=1))
+    for path in args.merge_run:
+        merge_run(data, json.loads(Path(path).read_text()), path)
+    if args.merge_run and args.json_out:
         Path(args.json_out).write_text(json.dumps(data, indent=1))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

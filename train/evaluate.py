@@ -229,7 +229,7 @@ def _kwargs_from_args(args: argparse.Namespace) -> dict[str, Any]:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m train.evaluate", description=__doc__.split("\n")[0])
     p.add_argument("--agent", default="heuristic",
-                   help="random | heuristic | search | a checkpoint path")
+                   help="random | heuristic | novice | search | a checkpoint path")
     p.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
     p.add_argument("--meter", default="normal", choices=sorted(METER_PRESETS))
     p.add_argument("--taucher", action="store_true", help="variant Taucher: swim for 1 action")

@@ -1,0 +1,45 @@
+"""Determinization: a full engine state sampled from what the players know (R9).
+
+A planner cannot look at the face-down cards or the undrawn flood order, so it plays out
+its plans on *determinizations*: copies of the state in which
+
+* the cards on hidden places are replaced by a random arrangement of the cards that are
+  publicly known to be unseen (``knowledge.unseen_cards``; nothing public tells two hidden
+  places apart, so every arrangement is equally likely),
+* the column and row cards still due in this pass (1-5 minus the public discards) are
+  shuffled afresh, each deck on its own (R2.3), and
+* scripted decks for later passes (a scenario's ``column_deck`` / ``row_deck``) are dropped,
+  so later passes are shuffled by the planner's own generator when it calls ``apply``.
+
+The result depends on the true state only through public facts, and on ``rng``: two states
+that differ only in hidden cards or flood order give identical determinizations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import N_PLACES
+from ..engine import HIDDEN, State
+from . import knowledge as K
+
+
+def determinize(state: State, rng: np.random.Generator) -> State:
+    """A clone with hidden cards and undrawn flood cards resampled from public facts."""
+    s = state.clone()
+    hidden = [p for p in range(N_PLACES) if state.status[p] == HIDDEN]
+    unseen = K.unseen_cards(state)
+    if len(unseen) != len(hidden):  # cannot happen for states the engine produced
+        raise ValueError(f"{len(hidden)} hidden places but {len(unseen)} unseen cards")
+    if hidden:
+        order = rng.permutation(len(unseen))
+        for p, i in zip(hidden, order):
+            s.card[p] = unseen[int(i)]
+    cols, rows = K.pass_left(state)
+    # draw lists: the next card is the last one (engine convention)
+    s.col_deck = [cols[int(i)] for i in rng.permutation(len(cols))]
+    s.row_deck = [rows[int(i)] for i in rng.permutation(len(rows))]
+    s.script_col = []
+    s.script_row = []
+    s._legal = None
+    return s

@@ -1,0 +1,257 @@
+"""What a player may know (R9), as fast queries on a live engine ``State``.
+
+Agents get the true engine state for speed, so the no-leak rule is a discipline: **this
+module is the only agent code that reads ``State.card``**, and it reads it only on face-up
+places (dry or flooded, R3.3). No agent code reads ``col_deck``, ``row_deck``,
+``script_col`` or ``script_row`` (the undrawn flood order) at all; ``determinize.py``
+replaces those with samples and never looks at them. ``tests/test_agents.py`` greps the
+agent sources to keep it that way, and checks that agents act identically on states that
+differ only in hidden facts.
+
+Public fields the agents may read directly: ``status``, ``pos``, ``salvage``,
+``under_king``, ``lifted``, ``remaining``, ``meter``, ``col_discard``, ``row_discard``,
+``box``, ``set_aside``, ``active``, ``actions_left``, ``pending``, ``config``, ``turn``,
+``outcome`` and ``legal_actions()`` (legality never depends on a hidden card).
+"""
+
+from __future__ import annotations
+
+from .. import actions as A
+from ..board import BEYOND, CENTRE, N_PLACES, NEIGHBOUR, reachable
+from ..cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND
+from ..config import FLOODS_PER_PASS
+from ..engine import DRY, FLOODED, HIDDEN, SEA, State
+
+assert A.MOVE == 0 and A.SWIM == 4  # paths() writes first actions as MOVE + d / SWIM + d
+
+INF = 10 ** 6
+UNKNOWN = -2  # visible_cards() for a hidden place
+NONE = -1     # visible_cards() for sea
+HELI = CENTRE  # the helicopter never moves (R2.1)
+
+
+def visible_cards(state: State) -> list[int]:
+    """Per place: the card if face up, ``UNKNOWN`` if hidden, ``NONE`` on sea."""
+    st = state.status
+    card = state.card
+    return [card[p] if st[p] == DRY or st[p] == FLOODED else (UNKNOWN if st[p] == HIDDEN else NONE)
+            for p in range(N_PLACES)]
+
+
+def unseen_cards(state: State) -> list[int]:
+    """The island cards lying face down somewhere, deduced from public facts only.
+
+    Every island card is on a face-up place, in a salvage, under a king, set aside or in the
+    box, or else on a hidden place; the list has one entry per hidden place.
+    """
+    st = state.status
+    card = state.card
+    seen = {card[p] for p in range(N_PLACES) if st[p] == DRY or st[p] == FLOODED}
+    for hand in state.salvage:
+        seen.update(hand)
+    for pile in state.under_king:
+        seen.update(pile)
+    seen.update(state.box)
+    seen.update(state.set_aside)
+    return [c for c in ISLAND_CARDS if c not in seen]
+
+
+def unseen_kings(state: State) -> list[bool]:
+    """Per suit: the king has never been face up (it lies on some hidden place)."""
+    unseen = set(unseen_cards(state))
+    return [(KING + s) in unseen for s in range(4)]
+
+
+def king_places(vis: list[int]) -> list[int]:
+    """Per suit: the place of the face-up king, or -1 (hidden, or gone)."""
+    out = [-1, -1, -1, -1]
+    for p in range(N_PLACES):
+        c = vis[p]
+        if KING <= c < HELICOPTER:
+            out[c - KING] = p
+    return out
+
+
+def pass_left(state: State) -> tuple[list[int], list[int]]:
+    """Columns and rows (1-5) not yet drawn in the current pass (public discard piles)."""
+    cd, rd = state.col_discard, state.row_discard
+    return [c for c in range(1, 6) if c not in cd], [r for r in range(1, 6) if r not in rd]
+
+
+def hit_probability(state: State, p: int, floods: int) -> float:
+    """P(place p is hit by at least one of the next ``floods`` floods), from public facts.
+
+    In a pass the undrawn columns and rows pair up as a uniform random bijection, so with m
+    draws left a place in an undrawn column and row is hit by a given draw with prob. 1/m²;
+    a fresh pass hits each place once with prob. 1/5 (R5.2, R5.3).
+    """
+    if floods <= 0:
+        return 0.0
+    m = FLOODS_PER_PASS - len(state.col_discard)
+    c, r = p % 5 + 1, p // 5 + 1
+    now = min(floods, m)
+    miss = 1.0
+    if c not in state.col_discard and r not in state.row_discard:
+        miss = 1.0 - now / (m * m)
+    rest = floods - now
+    while rest > 0:
+        k = min(rest, FLOODS_PER_PASS)
+        miss *= 1.0 - k / 25.0
+        rest -= k
+    return 1.0 - miss
+
+
+def floods_to_go(state: State) -> int:
+    """Floods the island still takes; the last of them is the L6 loss (R5.4)."""
+    return FLOODS_PER_PASS - len(state.col_discard) + FLOODS_PER_PASS * (len(state.meter) - 1)
+
+
+def phase_floods(state: State, phases: int) -> int:
+    """Floods in the next ``phases`` flood phases (each fixed by the level at its start)."""
+    meter = state.meter
+    i = 0
+    in_pass = FLOODS_PER_PASS - len(state.col_discard)
+    total = 0
+    for _ in range(phases):
+        k = meter[i]
+        total += k
+        while k > 0:
+            step = min(k, in_pass)
+            k -= step
+            in_pass -= step
+            if in_pass == 0:
+                if i == len(meter) - 1:
+                    return total
+                i += 1
+                in_pass = FLOODS_PER_PASS
+    return total
+
+
+_TURNS_CACHE: dict[tuple[tuple[int, ...], int], int] = {}
+
+
+def turns_left(state: State) -> int:
+    """Action phases still to come, the current one included, before the L6 flood phase."""
+    key = (tuple(state.meter), len(state.col_discard))
+    hit = _TURNS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    meter = state.meter
+    i = 0
+    in_pass = FLOODS_PER_PASS - len(state.col_discard)
+    turns = 1
+    while True:
+        k = meter[i]
+        while k > 0:
+            step = min(k, in_pass)
+            k -= step
+            in_pass -= step
+            if in_pass == 0:
+                if i == len(meter) - 1:
+                    _TURNS_CACHE[key] = turns
+                    return turns
+                i += 1
+                in_pass = FLOODS_PER_PASS
+        turns += 1
+
+
+def fields_mask(state: State) -> int:
+    st = state.status
+    m = 0
+    for p in range(N_PLACES):
+        if st[p] != SEA:
+            m |= 1 << p
+    return m
+
+
+# Per place: (direction k, neighbour, swim destination or -1), only neighbours on the grid.
+_STEPS = tuple(tuple((k, NEIGHBOUR[p][k], BEYOND[p][k]) for k in range(4) if NEIGHBOUR[p][k] >= 0)
+               for p in range(N_PLACES))
+_PATH_CACHE: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def paths(status: list[int], start: int, swim_cost: int
+          ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Action costs from ``start`` to every field by moves and swims, and the first action.
+
+    ``first[q]`` is the move or swim action index (``actions.MOVE + d`` / ``SWIM + d``)
+    that starts a cheapest path to q, -1 for the start itself or unreachable places.
+    Only the public place states are used (R4.2, R4.3). Memoized on the set of sea places.
+    """
+    sea = 0
+    for p in range(N_PLACES):
+        if status[p] == SEA:
+            sea |= 1 << p
+    return paths_sea(sea, start, swim_cost)
+
+
+def paths_sea(sea: int, start: int, swim_cost: int
+              ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``paths`` for a bit set of sea places."""
+    key = (sea, start, swim_cost)
+    hit = _PATH_CACHE.get(key)
+    if hit is not None:
+        return hit
+    dist = [INF] * N_PLACES
+    first = [-1] * N_PLACES
+    dist[start] = 0
+    buckets: list[list[int]] = [[start], [], []]
+    d = 0
+    while d < len(buckets):
+        for p in buckets[d]:
+            if dist[p] != d:
+                continue
+            fp = first[p]
+            for k, q, q2 in _STEPS[p]:
+                if not sea >> q & 1:
+                    if d + 1 < dist[q]:
+                        dist[q] = d + 1
+                        first[q] = k if fp < 0 else fp  # MOVE + k, MOVE == 0
+                        while len(buckets) <= d + 1:
+                            buckets.append([])
+                        buckets[d + 1].append(q)
+                elif q2 >= 0 and not sea >> q2 & 1:
+                    nd = d + swim_cost
+                    if nd < dist[q2]:
+                        dist[q2] = nd
+                        first[q2] = 4 + k if fp < 0 else fp  # SWIM + k, SWIM == 4
+                        while len(buckets) <= nd:
+                            buckets.append([])
+                        buckets[nd].append(q2)
+        d += 1
+    if len(_PATH_CACHE) > 200_000:
+        _PATH_CACHE.clear()
+    out = (tuple(dist), tuple(first))
+    _PATH_CACHE[key] = out
+    return out
+
+
+def sea_mask(status: list[int]) -> int:
+    sea = 0
+    for p in range(N_PLACES):
+        if status[p] == SEA:
+            sea |= 1 << p
+    return sea
+
+
+_REACH_CACHE: dict[tuple[int, int], int] = {}
+
+
+def reachable_from(fields: int, start: int) -> int:
+    """``board.reachable`` from one place, memoized."""
+    key = (fields, start)
+    hit = _REACH_CACHE.get(key)
+    if hit is None:
+        if len(_REACH_CACHE) > 200_000:
+            _REACH_CACHE.clear()
+        hit = _REACH_CACHE[key] = reachable(fields, 1 << start)
+    return hit
+
+
+def is_land(c: int) -> bool:
+    return 0 <= c < N_LAND
+
+
+__all__ = ["DRY", "FLOODED", "HIDDEN", "SEA", "HELI", "INF", "UNKNOWN", "NONE", "visible_cards",
+           "unseen_cards", "unseen_kings", "king_places", "pass_left", "hit_probability",
+           "floods_to_go", "phase_floods", "turns_left", "fields_mask", "paths", "paths_sea", "sea_mask", "reachable_from", "is_land"]

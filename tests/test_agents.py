@@ -1,0 +1,277 @@
+"""Baseline agents: legal play, no hidden information (R9), the factory, determinization."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from inselflucht_env import actions as A
+from inselflucht_env.agents import (CheckpointAgent, HeuristicAgent, RandomAgent, SearchAgent,
+                                    make_agent)
+from inselflucht_env.agents import knowledge as K
+from inselflucht_env.agents.base import Agent
+from inselflucht_env.agents.determinize import determinize
+from inselflucht_env.board import N_PLACES
+from inselflucht_env.config import GameConfig
+from inselflucht_env.engine import DRY, FLOODED, HIDDEN, State
+from inselflucht_env.public import describe
+
+AGENTS_DIR = Path(__file__).resolve().parents[1] / "inselflucht_env" / "agents"
+CONFIGS = [
+    GameConfig.make(players=2),
+    GameConfig.make(players=1, taucher=True),
+    GameConfig.make(players=3, short_game=True),
+    GameConfig.make(players=4, meter="schwer"),
+    GameConfig.make(players=2, meter="leicht", taucher=True, short_game=True),
+]
+
+
+def small_search() -> SearchAgent:
+    # a budget that never hits the clock, so the agent is a pure function of its inputs
+    return SearchAgent(simulations=12, probe=3, seconds=1e9, max_candidates=3)
+
+
+def play(agent, config: GameConfig, seed: int, check=None) -> State:
+    rng = np.random.default_rng(seed)
+    arng = np.random.default_rng(seed + 1)
+    s = State.new(config, rng)
+    while s.outcome is None:
+        before = describe(s)
+        a = agent.act(s, arng)
+        assert describe(s) == before, "an agent must not modify the state"
+        assert a in s.legal_actions(), (A.action_name(a), [A.action_name(x) for x in s.legal_actions()])
+        if check:
+            check(s)
+        s.apply(a, rng)
+    return s
+
+
+# ---------------------------------------------------------------- legal play
+@pytest.mark.parametrize("make", [RandomAgent, HeuristicAgent])
+def test_agents_play_only_legal_actions(make):
+    agent = make()
+    assert isinstance(agent, Agent)
+    outcomes = [play(agent, cfg, seed).outcome for cfg in CONFIGS for seed in range(12)]
+    assert all(o in ("win", "L1", "L2", "L3", "L4", "L5", "L6") for o in outcomes)
+
+
+def test_search_agent_plays_only_legal_actions():
+    agent = small_search()
+    for cfg, seed in ((CONFIGS[0], 3), (CONFIGS[2], 4)):
+        play(agent, cfg, seed)
+    assert agent.stats["decisions"] > 0 and agent.stats["rollouts"] > 0
+
+
+def test_heuristic_wins_clearly_more_than_random():
+    """The headline target in small: random never wins, the heuristic mostly does."""
+    cfg = GameConfig.make(players=2)
+    h = sum(play(HeuristicAgent(), cfg, seed).outcome == "win" for seed in range(40))
+    r = sum(play(RandomAgent(), cfg, seed).outcome == "win" for seed in range(40))
+    assert r == 0
+    assert h >= 24
+
+
+# ---------------------------------------------------------------- no leak (R9)
+def twin(state: State, rng: np.random.Generator) -> State:
+    """The same public facts, other hidden facts: hidden cards and undrawn flood cards
+    permuted, scripted passes reshuffled."""
+    t = state.clone()
+    hidden = [p for p in range(N_PLACES) if t.status[p] == HIDDEN]
+    cards = [t.card[p] for p in hidden]
+    for p, i in zip(hidden, rng.permutation(len(cards))):
+        t.card[p] = cards[int(i)]
+    t.col_deck = [int(v) for v in rng.permutation(t.col_deck)]
+    t.row_deck = [int(v) for v in rng.permutation(t.row_deck)]
+    t.script_col = [[int(v) for v in rng.permutation(b)] for b in t.script_col]
+    t.script_row = [[int(v) for v in rng.permutation(b)] for b in t.script_row]
+    t._legal = None
+    assert describe(t) == describe(state)
+    return t
+
+
+def sample_states(n_games: int, every: int = 3) -> list[State]:
+    """States from heuristic play, with hidden places left, sub-decisions included."""
+    out = []
+    h = HeuristicAgent()
+    for g in range(n_games):
+        cfg = CONFIGS[g % len(CONFIGS)]
+        rng = np.random.default_rng(1000 + g)
+        s = State.new(cfg, rng, column_deck=[[3, 1, 4, 5, 2]] * 3,
+                      row_deck=[[2, 5, 1, 3, 4], [1, 2, 3, 4, 5], [5, 4, 3, 2, 1]])
+        k = 0
+        while s.outcome is None:
+            if k % every == 0 and any(st == HIDDEN for st in s.status) and len(s.legal_actions()) > 1:
+                out.append(s.clone())
+            s.apply(h.act(s, rng), rng)
+            k += 1
+    return out
+
+
+def differs_in_hidden(a: State, b: State) -> bool:
+    return a.card != b.card or a.col_deck != b.col_deck or a.row_deck != b.row_deck
+
+
+@pytest.mark.parametrize("make", [RandomAgent, HeuristicAgent])
+def test_agents_do_not_read_hidden_information(make):
+    agent = make()
+    rng = np.random.default_rng(7)
+    states = sample_states(8)
+    assert len(states) > 50
+    changed = 0
+    for s in states:
+        t = twin(s, rng)
+        changed += differs_in_hidden(s, t)
+        assert agent.act(s, np.random.default_rng(11)) == agent.act(t, np.random.default_rng(11))
+    assert changed > len(states) // 2
+
+
+def test_search_agent_does_not_read_hidden_information():
+    agent = small_search()
+    rng = np.random.default_rng(8)
+    states = sample_states(3, every=9)[:12]
+    for s in states:
+        t = twin(s, rng)
+        assert agent.act(s, np.random.default_rng(5)) == agent.act(t, np.random.default_rng(5))
+
+
+def test_same_public_history_same_play():
+    """Two deals that differ only in cards that stay face down all game are played
+    identically, decision by decision, by every agent (same seeds for deal and agent)."""
+    cfg = GameConfig.make(players=2)
+    checked = 0
+    for make in (RandomAgent, HeuristicAgent, small_search):
+        for seed in range(4):
+            first = play(make(), cfg, seed)
+            still_hidden = [p for p in range(N_PLACES) if first.status[p] == HIDDEN]
+            if len(still_hidden) < 2:
+                continue
+            a, b = still_hidden[0], still_hidden[-1]
+            runs = []
+            for swap in (False, True):
+                rng = np.random.default_rng(seed)
+                s = State.new(cfg, rng)
+                if swap:
+                    s.card[a], s.card[b] = s.card[b], s.card[a]
+                agent, arng, history = make(), np.random.default_rng(seed + 1), []
+                while s.outcome is None:
+                    act = agent.act(s, arng)
+                    history.append((act, describe(s)))
+                    s.apply(act, rng)
+                runs.append((history, s.outcome))
+            assert runs[0] == runs[1]
+            checked += 1
+    assert checked >= 6
+
+
+def test_determinize_depends_only_on_public_facts():
+    rng = np.random.default_rng(3)
+    for s in sample_states(4, every=5):
+        t = twin(s, rng)
+        ds, dt = determinize(s, np.random.default_rng(1)), determinize(t, np.random.default_rng(1))
+        assert ds.card == dt.card and ds.col_deck == dt.col_deck and ds.row_deck == dt.row_deck
+        assert ds.script_col == [] and ds.script_row == []
+        # consistent with the public facts: same face-up cards, same unseen set, same piles
+        assert describe(ds) == describe(s)
+        hidden = [p for p in range(N_PLACES) if s.status[p] == HIDDEN]
+        assert sorted(ds.card[p] for p in hidden) == sorted(K.unseen_cards(s))
+        assert sorted(ds.col_deck) == sorted(K.pass_left(s)[0])
+        assert sorted(ds.row_deck) == sorted(K.pass_left(s)[1])
+
+
+def test_unseen_cards_match_the_hidden_places():
+    for s in sample_states(3, every=4):
+        hidden = [p for p in range(N_PLACES) if s.status[p] == HIDDEN]
+        assert sorted(K.unseen_cards(s)) == sorted(s.card[p] for p in hidden)
+
+
+def test_agent_sources_read_hidden_fields_only_in_the_audited_modules():
+    """Only knowledge.py reads ``.card`` (face-up places only); no agent reads the decks."""
+    for path in AGENTS_DIR.glob("*.py"):
+        text = path.read_text()
+        code = "\n".join(line.split("#")[0] for line in text.splitlines())
+        code = re.sub(r'"""[\s\S]*?"""', "", code)
+        if path.name not in ("knowledge.py", "determinize.py"):
+            assert not re.search(r"\.card\b", code), f"{path.name} reads State.card"
+        if path.name != "determinize.py":
+            assert not re.search(r"col_deck|row_deck|script_col|script_row", code), path.name
+
+
+def test_visible_cards_hide_hidden_places():
+    s = State.new(GameConfig.make(), np.random.default_rng(0))
+    vis = K.visible_cards(s)
+    assert all(v == K.UNKNOWN for p, v in enumerate(vis) if s.status[p] == HIDDEN)
+    assert all(v == s.card[p] for p, v in enumerate(vis) if s.status[p] in (DRY, FLOODED))
+
+
+# ---------------------------------------------------------------- knowledge helpers
+def test_hit_probability_uses_the_pass_left():
+    s = State.new(GameConfig.make(), np.random.default_rng(0))
+    assert K.hit_probability(s, 0, 5) == pytest.approx(1 / 5)
+    assert K.hit_probability(s, 0, 1) == pytest.approx(1 / 25)
+    s.col_discard, s.row_discard = [1, 2], [3, 4]
+    assert K.hit_probability(s, 0, 3) == 0.0  # column 1 is spent in this pass
+    assert K.hit_probability(s, 2, 3) == pytest.approx(1 / 3)  # column 3, row 1: 1 of 3 left
+    assert K.hit_probability(s, 0, 8) == pytest.approx(1 - (1 - 5 / 25))
+
+
+def test_turns_left_matches_the_meter():
+    """R5.4: 45 floods with the full meter, the take-off at the latest in turn 22."""
+    s = State.new(GameConfig.make(), np.random.default_rng(0))
+    assert K.turns_left(s) == 22
+    assert K.floods_to_go(s) == 45
+    short = State.new(GameConfig.make(short_game=True), np.random.default_rng(0))
+    assert K.turns_left(short) == 17
+
+
+def test_paths_cost_swims():
+    from inselflucht_env.engine import SEA
+    s = State.new(GameConfig.make(), np.random.default_rng(0))
+    st = s.status[:]
+    st[13] = SEA  # right of the centre
+    dist, first = K.paths(st, 12, 2)
+    assert dist[14] == 2 and first[14] == A.SWIM + 3  # across (walking round costs 4)
+    assert dist[8] == 2 and first[8] in (A.MOVE + 0,)  # up, then right
+    dist1, first1 = K.paths(st, 12, 1)
+    assert dist1[14] == 1 and first1[14] == A.SWIM + 3
+
+
+# ---------------------------------------------------------------- factory
+def test_make_agent_names_and_checkpoints(monkeypatch):
+    assert make_agent("random").name == "random"
+    assert make_agent("heuristic").name == "heuristic"
+    assert make_agent("search", simulations=10).simulations == 10
+    with pytest.raises(ValueError):
+        make_agent("heuristic", no_such_weight=1.0)
+    agent = make_agent("checkpoints/does_not_matter")
+    assert isinstance(agent, CheckpointAgent)
+
+    class FakePolicy:
+        def __init__(self):
+            self.calls = 0
+
+        def predict_action(self, obs, mask, deterministic=True):
+            self.calls += 1
+            assert obs.dtype == np.float32 and mask.dtype == bool
+            return int(np.flatnonzero(mask)[-1])
+
+    import types
+    import sys
+    fake = FakePolicy()
+    module = types.ModuleType("train.checkpoint")
+    module.load_policy = lambda path, device="cpu": fake
+    monkeypatch.setitem(sys.modules, "train.checkpoint", module)
+    s = play(agent, GameConfig.make(players=2, short_game=True), 0)
+    assert s.outcome is not None and fake.calls > 0
+
+
+def test_checkpoint_agent_inputs_do_not_depend_on_hidden_facts():
+    """A checkpoint sees the observation and the mask: both equal on twin states."""
+    from inselflucht_env.observation import encode_observation
+    rng = np.random.default_rng(4)
+    for s in sample_states(3, every=6):
+        t = twin(s, rng)
+        assert np.array_equal(encode_observation(s), encode_observation(t))
+        assert s.legal_mask() == t.legal_mask()

@@ -1,0 +1,162 @@
+"""The evaluation harness: reproducible results, right statistics, the CLI contract."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from train import evaluate as E
+from train.stats import difference_ci, half_width_games, mcnemar, wilson
+
+
+# ---------------------------------------------------------------- statistics on toy cases
+def test_wilson_interval_known_values():
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson(10, 10)
+    assert hi == 1.0 and lo == pytest.approx(0.7225, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(3, 2)
+
+
+def test_wilson_contains_rate_and_shrinks():
+    for n in (10, 100, 1000):
+        lo, hi = wilson(n // 4, n)
+        assert lo < 0.25 < hi
+    assert (wilson(250, 1000)[1] - wilson(250, 1000)[0]) < (wilson(25, 100)[1] - wilson(25, 100)[0])
+
+
+def test_mcnemar_exact():
+    assert mcnemar(0, 0) == 1.0
+    assert mcnemar(5, 5) == 1.0
+    assert mcnemar(0, 6) == pytest.approx(2 / 64)   # all 6 discordant pairs one way
+    assert mcnemar(10, 2) == pytest.approx(2 * sum(math.comb(12, i) for i in range(3)) / 4096)
+    assert mcnemar(1, 9) == mcnemar(9, 1)
+
+
+def test_difference_ci_and_games_needed():
+    d, lo, hi = difference_ci(30, 10, 100)
+    assert d == pytest.approx(0.2) and lo < 0.2 < hi
+    assert half_width_games(0.5, 0.03) == 1068
+
+
+def test_summarize_toy_case():
+    eps = [E.Episode(0, "win", 10, 4, 8, 40, 0.1, 0.01), E.Episode(1, "L1", 6, 1, 3, 20, 0.1, 0.02),
+           E.Episode(2, "win", 12, 4, 8, 50, 0.1, 0.05), E.Episode(3, "L6", 22, 3, 7, 90, 0.1, 0.01)]
+    s = E.summarize(eps, seconds=2.0)
+    assert s["episodes"] == 4 and s["wins"] == 2 and s["win_rate"] == 0.5
+    assert (s["ci_low"], s["ci_high"]) == pytest.approx(wilson(2, 4))
+    assert s["loss_causes"] == {"L1": 1, "L2": 0, "L3": 0, "L4": 0, "L5": 0, "L6": 1}
+    assert s["mean_turns"] == 12.5 and s["mean_turns_won"] == 11
+    assert s["mean_lifted"] == 3.0 and s["mean_salvaged"] == 6.5
+    assert s["decisions"] == 200 and s["decisions_per_second"] == 100.0
+    assert s["games_per_second"] == 2.0
+    assert s["agent_seconds_per_decision"] == pytest.approx(0.4 / 200)
+    assert s["max_agent_seconds_per_decision"] == 0.05
+
+
+# ---------------------------------------------------------------- harness
+def _strip_timing(summary: dict) -> dict:
+    drop = {"seconds", "games_per_second", "decisions_per_second", "agent_seconds_per_decision",
+            "max_agent_seconds_per_decision", "workers"}
+    out = {k: v for k, v in summary.items() if k not in drop}
+    out["per_episode"] = [{k: v for k, v in e.items()
+                           if k not in ("agent_seconds", "max_decision_seconds")}
+                          for e in summary.get("per_episode", [])]
+    return out
+
+
+def test_harness_is_reproducible_and_independent_of_workers():
+    a = E.evaluate("heuristic", episodes=12, seed=5, workers=1, progress=False, details=True)
+    b = E.evaluate("heuristic", episodes=12, seed=5, workers=1, progress=False, details=True)
+    c = E.evaluate("heuristic", episodes=12, seed=5, workers=2, progress=False, details=True)
+    assert _strip_timing(a) == _strip_timing(b) == _strip_timing(c)
+    assert [e["seed"] for e in a["per_episode"]] == list(range(5, 17))
+
+
+def test_agents_see_the_same_deals():
+    """Episode i's deal depends on the seed only, whoever plays it."""
+    import numpy as np
+    from inselflucht_env.config import GameConfig
+    from inselflucht_env.engine import State
+    cfg = GameConfig.make(players=2)
+    s1 = State.new(cfg, np.random.default_rng(42))
+    s2 = State.new(cfg, np.random.default_rng(42))
+    assert s1.card == s2.card and s1.col_deck == s2.col_deck
+    r = E.run_episodes("random", cfg, [42], progress=False)
+    h = E.run_episodes("heuristic", cfg, [42], progress=False)
+    assert r[0].seed == h[0].seed == 42
+
+
+def test_cli_json_contract(capsys):
+    E.main(["--agent", "random", "--episodes", "6", "--seed", "3", "--workers", "1", "--json",
+            "--no-progress", "--players", "3", "--meter", "schwer", "--taucher"])
+    out = json.loads(capsys.readouterr().out)
+    for key in ("agent", "episodes", "wins", "win_rate", "ci_low", "ci_high", "loss_causes",
+                "mean_turns", "seconds", "decisions_per_second", "mean_lifted", "mean_salvaged"):
+        assert key in out
+    assert out["agent"] == "random" and out["episodes"] == 6 and out["players"] == 3
+    assert out["taucher"] is True and out["meter"] == "schwer"
+    assert set(out["loss_causes"]) >= {"L1", "L2", "L3", "L4", "L5", "L6"}
+    assert out["wins"] + sum(out["loss_causes"].values()) == 6
+
+
+def test_cli_text_output(capsys):
+    E.main(["--agent", "heuristic", "--episodes", "3", "--workers", "1", "--no-progress",
+            "--short-game"])
+    text = capsys.readouterr().out
+    assert "win rate" in text and "Wilson" in text and "L1:" in text and "decisions/s" in text
+
+
+def test_search_agent_runs_in_the_harness():
+    s = E.evaluate("search", episodes=1, seed=0, workers=1, progress=False, short_game=True,
+                   agent_kwargs={"simulations": 8, "probe": 2, "seconds": 5.0})
+    assert s["episodes"] == 1 and s["decisions"] > 0
+
+
+def test_difficulty_report_small(tmp_path):
+    """The grid script end to end on a tiny budget, then a redraw from its JSON."""
+    from train import difficulty as D
+    md, png, js = tmp_path / "d.md", tmp_path / "d.png", tmp_path / "d.json"
+    D.main(["--heuristic-games", "2", "--novice-games", "1", "--search-games", "1",
+            "--search-simulations", "4", "--search-probe", "2", "--search-variants", "Taucher",
+            "--search-players", "2", "--workers", "1", "--out", str(md), "--plot", str(png),
+            "--json-out", str(js)])
+    data = json.loads(js.read_text())
+    assert len(data["agents"]["heuristic"]) == 36 and len(data["agents"]["novice"]) == 36
+    assert list(data["agents"]["search"]) == ["2p/leicht/Taucher", "2p/normal/Taucher",
+                                              "2p/schwer/Taucher"]
+    text = md.read_text()
+    assert "Headline" in text and "| 2 | plain |" in text and "McNemar" in text
+    assert png.stat().st_size > 10_000
+    md.unlink()
+    run = E.evaluate("search", players=2, meter="normal", episodes=2, workers=1, progress=False,
+                     details=True, agent_kwargs={"simulations": 4, "probe": 2})
+    run_path = tmp_path / "run.json"
+    run_path.write_text(json.dumps(run))
+    D.main(["--from-json", str(js), "--merge-run", str(run_path), "--out", str(md), "--plot", "",
+            "--json-out", str(js)])
+    text = md.read_text()
+    assert text.startswith("# How hard is Inselflucht?") and "separate, longer run" in text
+    assert json.loads(js.read_text())["agents"]["search"]["2p/normal/plain"]["episodes"] == 2
+
+
+def test_compare_paired_toy_case(tmp_path):
+    from train.compare import compare
+    base = {"players": 2, "meter": "normal", "taucher": False, "short_game": False}
+    a = {**base, "agent": "a", "per_episode": [
+        {"seed": s, "outcome": o} for s, o in enumerate(["win", "win", "win", "L1", "win"])]}
+    b = {**base, "agent": "b", "per_episode": [
+        {"seed": s, "outcome": o} for s, o in enumerate(["win", "L2", "L6", "L1", "win", "win"])]}
+    c = compare(a, b)
+    assert c["seeds"] == 5 and c["wins_a"] == 4 and c["wins_b"] == 2
+    assert c["only_a"] == 2 and c["only_b"] == 0
+    assert c["p_value"] == pytest.approx(0.5)
+    assert c["difference"] == pytest.approx(0.4)
+    with pytest.raises(ValueError):
+        compare(a, {**b, "players": 3})
