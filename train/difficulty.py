@@ -11,7 +11,8 @@ agent (a stronger, slower team: fewer games, ``--search-variants`` to play only 
 cells), on the same seeds for all (cell seeds ``--seed + i``; the search plays the first
 ``--search-games`` of the heuristic's seeds, so the two are paired), and writes
 
-* ``docs/difficulty.json``: every cell's summary (``train.evaluate.summarize``) and outcomes;
+* ``docs/difficulty.json``: every cell's summary (``train.evaluate.summarize``) and its
+  outcomes by seed (``W`` a win, ``1``-``6`` the loss cause L1-L6);
 * ``docs/difficulty.md``: tables of win rates with 95% Wilson intervals, games per cell,
   loss causes, and the paired comparison of the two agents;
 * ``docs/difficulty.png``: win rate against players, one panel per variant, one line per
@@ -39,6 +40,17 @@ VARIANTS = {"plain": (False, False), "Taucher": (True, False), "Kurzes Spiel": (
 HEADLINE = (2, "normal", "plain")
 
 
+def encode_outcomes(outcomes: list[str]) -> str:
+    """Outcomes by seed as one string: ``W`` for a win, ``1``-``6`` for L1-L6."""
+    return "".join("W" if o == "win" else o[1:] if o.startswith("L") else "?" for o in outcomes)
+
+
+def decode_outcomes(text: str | list[str]) -> list[str]:
+    if isinstance(text, list):
+        return text
+    return ["win" if ch == "W" else f"L{ch}" for ch in text]
+
+
 def cell_key(players: int, meter: str, variant: str) -> str:
     return f"{players}p/{meter}/{variant}"
 
@@ -57,7 +69,7 @@ def run_grid(agent: str, games: int, seed: int, workers: int, agent_kwargs: dict
         eps = run_episodes(agent, config, range(seed, seed + n), workers, agent_kwargs,
                            desc=f"{agent} {cell_key(players, meter, variant)}")
         summary = summarize(eps, time.perf_counter() - t0)
-        summary["outcomes"] = [e.outcome for e in eps]
+        summary["outcomes"] = encode_outcomes([e.outcome for e in eps])
         summary.update(players=players, meter=meter, variant=variant, seed=seed)
         out[cell_key(players, meter, variant)] = summary
     return out
@@ -74,13 +86,16 @@ def merge_run(data: dict[str, Any], run: dict[str, Any], source: str) -> str:
                          f"{data['meta']['seed']}; the cells would not be paired")
     agent = run["agent"]
     cell = {k: v for k, v in run.items() if k != "per_episode"}
-    cell["outcomes"] = [e["outcome"] for e in sorted(run["per_episode"], key=lambda e: e["seed"])]
+    cell["outcomes"] = encode_outcomes([e["outcome"] for e in sorted(run["per_episode"],
+                                                                     key=lambda e: e["seed"])])
     cell["variant"] = variant
     cell["source"] = source
     key = cell_key(run["players"], run["meter"], variant)
     data["agents"].setdefault(agent, {})[key] = cell
-    data["meta"].setdefault("merged", []).append(
-        {"agent": agent, "cell": key, "source": source, "agent_kwargs": run.get("agent_kwargs")})
+    merged = [m for m in data["meta"].get("merged", []) if (m["agent"], m["cell"]) != (agent, key)]
+    merged.append({"agent": agent, "cell": key, "source": source, "episodes": run["episodes"],
+                   "workers": run.get("workers"), "agent_kwargs": run.get("agent_kwargs")})
+    data["meta"]["merged"] = merged
     return key
 
 
@@ -98,9 +113,10 @@ def _cell_text(c: dict[str, Any] | None) -> str:
 
 def paired(h: dict[str, Any], s: dict[str, Any]) -> dict[str, Any]:
     """McNemar on the seeds both agents played (the search's seeds are the first ones)."""
-    n = min(len(h["outcomes"]), len(s["outcomes"]))
-    hw = [o == "win" for o in h["outcomes"][:n]]
-    sw = [o == "win" for o in s["outcomes"][:n]]
+    ho, so = decode_outcomes(h["outcomes"]), decode_outcomes(s["outcomes"])
+    n = min(len(ho), len(so))
+    hw = [o == "win" for o in ho[:n]]
+    sw = [o == "win" for o in so[:n]]
     only_s = sum(b and not a for a, b in zip(hw, sw))
     only_h = sum(a and not b for a, b in zip(hw, sw))
     return {"n": n, "heuristic_wins": sum(hw), "search_wins": sum(sw), "only_search": only_s,
@@ -119,10 +135,11 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
              "its results are paired with the heuristic's).", ""]
     for m in meta.get("merged", []):
         kw = m.get("agent_kwargs") or {}
-        lines.append(f"The {m['agent']} cell {m['cell']} comes from a separate, longer run of "
-                     f"`python -m train.evaluate --agent {m['agent']}` "
-                     + (f"(agent settings {kw}) " if kw else "(default settings) ")
-                     + f"on the same seeds ({m['source']}).")
+        lines.append(f"The {m['agent']} cell {m['cell']} comes from a separate, longer run, "
+                     f"`python -m train.evaluate --agent {m['agent']} --episodes "
+                     f"{m.get('episodes')} --json --details` "
+                     + (f"(agent settings {kw})" if kw else "(the agent's default settings)")
+                     + f", on the same seeds: `{m['source']}`, merged with `--merge-run`.")
         lines.append("")
     h = grids.get("heuristic", {})
     s = grids.get("search", {})
@@ -156,6 +173,22 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
         opts = [(name, c) for name, c in opts if c]
         if opts:
             ranked = sorted(opts, key=lambda t: -t[1]["win_rate"])
+            base = nv.get(cell_key(2, "normal", "plain"))
+            singles = [(v, nv.get(cell_key(2, "normal", v))) for v in ("Taucher", "Kurzes Spiel")]
+            singles.append(("the leicht meter", nv.get(cell_key(2, "leicht", "plain"))))
+            singles = [(v, c) for v, c in singles if c]
+            if base and singles:
+                singles.sort(key=lambda t: -t[1]["win_rate"])
+                (v, c), rest = singles[0], singles[1:]
+                close = [f"{v2} {_pct(c2['win_rate'])}% ({_pct(c2['ci_low'])}–"
+                         f"{_pct(c2['ci_high'])})" for v2, c2 in rest if c2["ci_high"] >= c["ci_low"]]
+                lines.append(f"* **For beginners**: the single change that helps a beginner team "
+                             f"(2 players) most is **{v}**: {_pct(c['win_rate'])}% "
+                             f"({_pct(c['ci_low'])}–{_pct(c['ci_high'])}) instead of "
+                             f"{_pct(base['win_rate'])}% in the plain normal game"
+                             + (f", within the noise of {', '.join(close)}" if close else "")
+                             + f"; best of all is {ranked[0][0]} "
+                             f"({_pct(ranked[0][1]['win_rate'])}%).")
             lines.append("* A **beginner team** (the novice: the heuristic with a random slip at "
                          f"{100 * NOVICE_EPSILON:.0f}% of its decisions), 2 players: "
                          + "; ".join(f"{name} {_pct(c['win_rate'])}%" for name, c in ranked) + ".")
@@ -299,6 +332,9 @@ def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     if args.from_json:
         data = json.loads(Path(args.from_json).read_text())
+        for grid in data["agents"].values():
+            for cell in grid.values():
+                cell["outcomes"] = encode_outcomes(decode_outcomes(cell["outcomes"]))
     else:
         workers = args.workers or os.cpu_count() or 1
         cells = [(p, m, v) for v in VARIANTS for m in METERS for p in PLAYERS]
