@@ -171,8 +171,9 @@ class InselfluchtEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         state = self._state
-        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8),
-                                "decider": state.decider, "turn": state.turn}
+        mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
+        mask[state.legal_actions()] = 1
+        info: dict[str, Any] = {"action_mask": mask, "decider": state.decider, "turn": state.turn}
         if state.outcome is not None:
             info["outcome"] = state.outcome
         return info
@@ -203,6 +204,9 @@ def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
 
 def _action_to_index(action: Any) -> int:
     """An action from the space as an int; anything outside it is a ``ValueError``."""
+    if type(action) is int or isinstance(action, np.integer):  # the fast, common case
+        if 0 <= action < A.N_ACTIONS:
+            return int(action)
     try:
         index = int(action)
         if index != action or isinstance(action, bool):

@@ -182,8 +182,9 @@ def encode_observation(state: State) -> np.ndarray:
             seen_land[c // 5] += 1
         elif c < HELICOPTER:
             king_unseen[c - KING] = False
+    n = state.config.cards_per_treasure
     for s in range(4):
-        if state.is_short(s):
+        if state.remaining[s] < n:  # short suit (R6.2, as State.is_short)
             ones.append(_AT["short"] + s)
         if state.lifted[s]:
             ones.append(_AT["lifted"] + s)
