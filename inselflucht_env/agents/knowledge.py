@@ -16,6 +16,8 @@ Public fields the agents may read directly: ``status``, ``pos``, ``salvage``,
 
 from __future__ import annotations
 
+import itertools
+
 from .. import actions as A
 from ..board import BEYOND, CENTRE, N_PLACES, NEIGHBOUR, reachable
 from ..cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND
@@ -106,25 +108,27 @@ def floods_to_go(state: State) -> int:
     return FLOODS_PER_PASS - len(state.col_discard) + FLOODS_PER_PASS * (len(state.meter) - 1)
 
 
-def phase_floods(state: State, phases: int) -> int:
-    """Floods in the next ``phases`` flood phases (each fixed by the level at its start)."""
-    meter = state.meter
-    i = 0
-    in_pass = FLOODS_PER_PASS - len(state.col_discard)
-    total = 0
-    for _ in range(phases):
+def _flood_phases(meter: list[int], drawn: int):
+    """Floods of each flood phase still to come (fixed by the level at its start, R5.1),
+    up to and including the phase whose rise past the last meter card is L6 (R5.4)."""
+    i, in_pass = 0, FLOODS_PER_PASS - drawn
+    while True:
         k = meter[i]
-        total += k
+        yield k
         while k > 0:
             step = min(k, in_pass)
             k -= step
             in_pass -= step
             if in_pass == 0:
                 if i == len(meter) - 1:
-                    return total
+                    return
                 i += 1
                 in_pass = FLOODS_PER_PASS
-    return total
+
+
+def phase_floods(state: State, phases: int) -> int:
+    """Floods in the next ``phases`` flood phases (each fixed by the level at its start)."""
+    return sum(itertools.islice(_flood_phases(state.meter, len(state.col_discard)), phases))
 
 
 _TURNS_CACHE: dict[tuple[tuple[int, ...], int], int] = {}
@@ -134,25 +138,9 @@ def turns_left(state: State) -> int:
     """Action phases still to come, the current one included, before the L6 flood phase."""
     key = (tuple(state.meter), len(state.col_discard))
     hit = _TURNS_CACHE.get(key)
-    if hit is not None:
-        return hit
-    meter = state.meter
-    i = 0
-    in_pass = FLOODS_PER_PASS - len(state.col_discard)
-    turns = 1
-    while True:
-        k = meter[i]
-        while k > 0:
-            step = min(k, in_pass)
-            k -= step
-            in_pass -= step
-            if in_pass == 0:
-                if i == len(meter) - 1:
-                    _TURNS_CACHE[key] = turns
-                    return turns
-                i += 1
-                in_pass = FLOODS_PER_PASS
-        turns += 1
+    if hit is None:
+        hit = _TURNS_CACHE[key] = sum(1 for _ in _flood_phases(state.meter, key[1]))
+    return hit
 
 
 def fields_mask(state: State) -> int:
