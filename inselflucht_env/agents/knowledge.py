@@ -144,12 +144,8 @@ def turns_left(state: State) -> int:
 
 
 def fields_mask(state: State) -> int:
-    st = state.status
-    m = 0
-    for p in range(N_PLACES):
-        if st[p] != SEA:
-            m |= 1 << p
-    return m
+    """Bit set of the non-sea places (public: which places are sea is face-up fact)."""
+    return state.fields_mask()
 
 
 # Per place: (direction k, neighbour, swim destination or -1), only neighbours on the grid.
