@@ -32,10 +32,6 @@ def suit_of(card: int) -> int:
     return card // 5 if card < N_LAND else card - KING
 
 
-def land_card(rank: int, suit: int) -> int:
-    return suit * 5 + rank - 6
-
-
 def code(card: int) -> str:
     """Text code of a card: ``10H``, ``KC``, ``JK``."""
     if card == HELICOPTER:

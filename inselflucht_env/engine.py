@@ -154,9 +154,6 @@ class State:
     def water_level(self) -> int:
         return self.meter[0]
 
-    def figure_count(self) -> int:
-        return len(self.pos)
-
     def is_short(self, suit: int) -> bool:
         """R6.2: fewer than *n* land cards of the suit remain on the island and in salvage."""
         return self.remaining[suit] < self.config.cards_per_treasure
