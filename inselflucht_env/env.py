@@ -158,6 +158,13 @@ class InselfluchtEnv(gym.Env):
     def describe_observation() -> list[dict[str, object]]:
         return describe_observation()
 
+    def set_config(self, config: GameConfig) -> None:
+        """Play ``config`` from the next ``reset`` on (e.g. a training curriculum's meter);
+        a method, so that vector envs reach it through their wrappers (``env_method``)."""
+        if not isinstance(config, GameConfig):
+            raise TypeError(f"config must be a GameConfig, not {type(config).__name__}")
+        self.config = config
+
     @property
     def game_state(self) -> State:
         """The engine state, hidden cards included: for tools and planners, not policies."""

@@ -252,10 +252,9 @@ def test_make_agent_names_and_checkpoints(monkeypatch):
         def __init__(self):
             self.calls = 0
 
-        def predict_action(self, obs, mask, deterministic=True):
+        def act(self, state, deterministic=True):
             self.calls += 1
-            assert obs.dtype == np.float32 and mask.dtype == bool
-            return int(np.flatnonzero(mask)[-1])
+            return state.legal_actions()[-1]
 
     import types
     import sys
@@ -275,3 +274,37 @@ def test_checkpoint_agent_inputs_do_not_depend_on_hidden_facts():
         t = twin(s, rng)
         assert np.array_equal(encode_observation(s), encode_observation(t))
         assert s.legal_mask() == t.legal_mask()
+
+
+# ---------------------------------------------------------------- advice
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped")
+def test_advice_appends_the_heuristics_choice_as_one_hot():
+    from gymnasium.utils.env_checker import check_env
+
+    from inselflucht_env.advice import AdviceWrapper, observation_size
+    from inselflucht_env.env import InselfluchtEnv
+    from inselflucht_env.observation import encode_observation
+    env = AdviceWrapper(InselfluchtEnv())
+    assert env.observation_space.shape == (observation_size("heuristic"),) == (540,)
+    heuristic = HeuristicAgent()
+    obs, _ = env.reset(seed=3)
+    done = False
+    while not done:
+        state = env.unwrapped.game_state
+        choice = heuristic.act(state, None)
+        assert np.array_equal(obs[:504], encode_observation(state))
+        assert obs[504:].sum() == 1 and obs[504 + choice] == 1
+        obs, _, done, _, _ = env.step(choice)
+    assert obs[504:].sum() == 0  # the game is over: no advice
+    check_env(AdviceWrapper(InselfluchtEnv()), skip_render_check=True)
+    with pytest.raises(ValueError, match="advisor 'oracle'"):
+        AdviceWrapper(InselfluchtEnv(), "oracle")
+
+
+def test_advice_does_not_depend_on_hidden_facts():
+    """The advice is a public-facts policy's choice (R9): equal on twin states."""
+    from inselflucht_env.advice import Advisor
+    advisor = Advisor("heuristic")
+    rng = np.random.default_rng(5)
+    for s in sample_states(3, every=6):
+        assert np.array_equal(advisor.observe(s), advisor.observe(twin(s, rng)))

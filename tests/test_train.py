@@ -44,6 +44,8 @@ def test_shipped_configs_validate():
     ("ppo: {batch_size: 100000}", "batch_size"),
     ("pretrain: {teacher: oracle}", "pretrain.teacher"),
     ("pretrain: {dagger_rounds: -1}", "pretrain.dagger_rounds"),
+    ("pretrain: {dagger_teacher: oracle}", "pretrain.dagger_teacher"),
+    ("policy: {advice: search}", "policy.advice"),
     ("[1, 2]", "top level"),
     ("env: {players: [", "not valid YAML"),
 ])
@@ -79,7 +81,8 @@ def smoke_run(tmp_path_factory):
                   "--set", "checkpoint_freq=1024",
                   "--set", "stages=[{until: 1024, meter: leicht}]",
                   "--set", "pretrain.games=6", "--set", "pretrain.epochs=1",
-                  "--set", "dagger_rounds=1", "--set", "dagger_games=2", "--set", "workers=1"])
+                  "--set", "dagger_rounds=1", "--set", "dagger_games=1", "--set", "workers=1",
+                  "--set", "advice=heuristic", "--set", "dagger_teacher=search"])
     return final
 
 
@@ -91,21 +94,49 @@ def test_smoke_training_writes_a_run_folder(smoke_run):
     assert list((run / "checkpoints").glob("model_*_steps.zip"))
     meta = json.loads((smoke_run / "metadata.json").read_text())
     assert meta["timesteps"] >= 2048 and meta["signature"]["n_actions"] == 36
+    assert meta["signature"]["advice"] == "heuristic"
+    assert meta["signature"]["observation_size"] == 504 + 36
     assert 0 <= meta["behaviour_cloning"]["accuracy"] <= 1
+    pretrained = json.loads((run / "pretrained" / "metadata.json").read_text())
+    assert pretrained["timesteps"] == 0 and pretrained["signature"] == meta["signature"]
 
 
 def test_smoke_checkpoint_loads_and_plays_only_legal_moves(smoke_run):
     policy = load_policy(smoke_run)
     env = InselfluchtEnv()
     for seed in range(3):
-        obs, info = env.reset(seed=seed)
+        _, info = env.reset(seed=seed)
         done = False
         while not done:
-            action = policy.predict_action(obs, info["action_mask"])
+            action = policy.act(env.game_state)
             assert info["action_mask"][action]
-            obs, _, done, _, info = env.step(action)
+            _, _, done, _, info = env.step(action)
         assert info["outcome"] != "illegal"
 
+
+def test_policy_with_advice_names_the_observation_it_needs(smoke_run):
+    policy = load_policy(smoke_run)
+    obs, info = InselfluchtEnv().reset(seed=0)
+    with pytest.raises(ValueError, match=r"\(540,\).*act\(state\)"):
+        policy.predict_action(obs, info["action_mask"])
+
+
+def test_curriculum_reaches_the_environments_under_their_wrappers():
+    from stable_baselines3.common.env_util import make_vec_env
+
+    from inselflucht_env.advice import AdviceWrapper
+    from inselflucht_env.config import GameConfig
+    from train.train import ENV_ID, Curriculum
+    venv = make_vec_env(ENV_ID, n_envs=2, wrapper_class=AdviceWrapper)
+    curriculum = Curriculum([{"until": 100, "meter": "leicht"}], cfg.defaults()["env"])
+    logger = type("Logger", (), {"record": lambda *args: None})()
+    curriculum.init_callback(type("Model", (), {"get_env": lambda self: venv,
+                                                "logger": logger, "num_timesteps": 0})())
+    for timesteps, meter in ((0, "leicht"), (100, "normal")):
+        curriculum.num_timesteps = timesteps
+        curriculum._on_step()
+        assert all(env.unwrapped.config == GameConfig.make(players=2, meter=meter)
+                   for env in venv.envs)
 
 def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path):
     from train.train import main
@@ -113,9 +144,12 @@ def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path):
     final = main(["--config", str(CONFIG), "--no-progress", "--resume", str(saved),
                   "--set", "total_timesteps=512", "--set", "n_envs=2", "--set", "n_steps=256",
                   "--set", "batch_size=256", "--set", "n_epochs=1", "--set", "eval.freq=0",
-                  "--set", f"run_dir={tmp_path}"])
+                  "--set", f"run_dir={tmp_path}", "--set", "advice=heuristic"])
     meta = json.loads((final / "metadata.json").read_text())
     assert meta["timesteps"] > 512 and meta["resumed_from"] == str(saved)
+    with pytest.raises(cfg.ConfigError, match="policy.advice"):
+        main(["--config", str(CONFIG), "--no-progress", "--resume", str(saved),
+              "--set", "advice=none", "--set", f"run_dir={tmp_path}"])
 
 
 def test_missing_checkpoint_is_a_clear_error(tmp_path):
@@ -167,10 +201,23 @@ def test_shipped_checkpoint_loads_matches_the_env_and_plays_legal_moves():
         meta["evaluation"]["policy"]["episodes"]
     assert (shipped / "model.zip").stat().st_size <= 5 * 1024 * 1024
     env = InselfluchtEnv()
-    obs, info = env.reset(seed=0)
+    _, info = env.reset(seed=0)
     done = False
     while not done:
-        action = policy.predict_action(obs, info["action_mask"])
+        action = policy.act(env.game_state)
         assert info["action_mask"][action]
-        obs, _, done, _, info = env.step(action)
+        _, _, done, _, info = env.step(action)
     assert info["outcome"] != "illegal"
+
+
+def test_ship_selects_on_other_seeds_and_reports_beside_the_heuristic(smoke_run, tmp_path):
+    from train.ship import SELECTION_SEED, main
+    meta = main([str(smoke_run.parent), "--name", "smoke", "--episodes", "3",
+                 "--select-episodes", "2", "--workers", "1", "--out", str(tmp_path)])
+    evaluation = meta["evaluation"]
+    assert set(evaluation["selection"]) == {"final", "best", "pretrained"}
+    assert all(v["seed"] == SELECTION_SEED for v in evaluation["selection"].values())
+    assert evaluation["policy"]["seed"] == evaluation["heuristic_same_seeds"]["seed"] == 0
+    assert evaluation["policy"]["episodes"] == 3
+    shipped = load_policy(tmp_path / "smoke").metadata["evaluation"]
+    assert shipped == json.loads(json.dumps(evaluation))

@@ -17,7 +17,9 @@ import numpy as np
 
 import inselflucht_env
 from inselflucht_env.actions import ACTION_NAMES, N_ACTIONS
-from inselflucht_env.observation import OBSERVATION_SIZE, describe_observation
+from inselflucht_env.advice import Advisor, observation_size
+from inselflucht_env.engine import State
+from inselflucht_env.observation import describe_observation
 
 MODEL_FILE = "model.zip"
 METADATA_FILE = "metadata.json"
@@ -31,24 +33,27 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def env_signature() -> dict[str, Any]:
-    """What a policy depends on: observation layout and size, action names and count."""
+def env_signature(advice: str = "none") -> dict[str, Any]:
+    """What a policy depends on: observation layout and size, the advice appended to the
+    observation (``inselflucht_env.advice``), action names and count."""
     return {
-        "observation_size": OBSERVATION_SIZE,
+        "observation_size": observation_size(advice),
+        "advice": advice,
         "observation_layout": _digest(describe_observation()),
         "n_actions": N_ACTIONS,
         "action_names": _digest(list(ACTION_NAMES)),
     }
 
 
-def save_checkpoint(model, folder: str | Path, metadata: dict[str, Any]) -> Path:
+def save_checkpoint(model, folder: str | Path, metadata: dict[str, Any],
+                    advice: str = "none") -> Path:
     """Write ``model.zip`` and ``metadata.json`` (signature and version added) to a folder."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     model.save(folder / MODEL_FILE)
     meta = dict(metadata)
     meta["package_version"] = inselflucht_env.__version__
-    meta["signature"] = env_signature()
+    meta["signature"] = env_signature(advice)
     (folder / METADATA_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return folder
 
@@ -71,7 +76,11 @@ def read_metadata(path: str | Path) -> tuple[Path, dict[str, Any]]:
         raise CheckpointError(f"{meta_file} is corrupt (not JSON): {err}") from None
     if not isinstance(meta, dict) or not isinstance(meta.get("signature"), dict):
         raise CheckpointError(f"{meta_file} has no environment 'signature'")
-    current = env_signature()
+    advice = meta["signature"].get("advice", "none")
+    try:
+        current = env_signature(advice)
+    except ValueError as err:
+        raise CheckpointError(f"checkpoint {str(folder)!r}: {err}") from None
     for key, value in current.items():
         if meta["signature"].get(key) != value:
             raise CheckpointError(
@@ -82,13 +91,33 @@ def read_metadata(path: str | Path) -> tuple[Path, dict[str, Any]]:
 
 
 class Policy:
-    """A loaded MaskablePPO policy that picks legal actions from observation and mask."""
+    """A loaded MaskablePPO policy that picks legal actions for the deciding figure.
+
+    ``act(state)`` builds the policy's own observation (with its advice, if it was trained
+    with one) from an engine state such as ``env.unwrapped.game_state``;
+    ``predict_action(obs, mask)`` takes an observation already in that form.
+    """
 
     def __init__(self, model, metadata: dict[str, Any]):
         self.model = model
         self.metadata = metadata
+        self.advisor = Advisor(metadata["signature"].get("advice", "none"))
+        self.observation_size = metadata["signature"]["observation_size"]
+
+    def observe(self, state: State) -> np.ndarray:
+        """The observation this policy reads for ``state.decider``."""
+        return self.advisor.observe(state)
+
+    def act(self, state: State, deterministic: bool = True) -> int:
+        """The policy's (legal) action for the deciding figure of ``state``."""
+        mask = np.asarray(state.legal_mask(), dtype=bool)
+        return self.predict_action(self.observe(state), mask, deterministic)
 
     def predict_action(self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True) -> int:
+        if np.shape(obs) != (self.observation_size,):
+            raise ValueError(f"observation of shape {np.shape(obs)}: this policy reads "
+                             f"({self.observation_size},) (advice {self.advisor.name!r}); "
+                             "use act(state), which builds it")
         action, _ = self.model.predict(obs, action_masks=np.asarray(mask, dtype=bool),
                                        deterministic=deterministic)
         return int(action)
@@ -104,7 +133,8 @@ def load_policy(path: str | Path, device: str = "cpu") -> Policy:
         model = MaskablePPO.load(model_file, device=device)
     except Exception as err:  # torch/zip/pickle errors of a damaged file
         raise CheckpointError(f"{model_file} is corrupt: {type(err).__name__}: {err}") from None
-    if model.observation_space.shape != (OBSERVATION_SIZE,) or model.action_space.n != N_ACTIONS:
+    size = meta["signature"]["observation_size"]
+    if model.observation_space.shape != (size,) or model.action_space.n != N_ACTIONS:
         raise CheckpointError(f"{model_file}: its spaces {model.observation_space} / "
                               f"{model.action_space} do not match the environment")
     return Policy(model, meta)

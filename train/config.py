@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from inselflucht_env.advice import ADVISORS
 from inselflucht_env.config import METER_PRESETS
 from inselflucht_env.env import REWARD_SCHEMES
 
@@ -74,7 +75,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "taucher": Key((bool,), False, "variant Taucher: swimming costs 1 action (R7.1)"),
         "short_game": Key((bool,), False, "variant Kurzes Spiel (R7.2)"),
         "meter": Key((str, list), "normal", "meter preset or list of levels (R7.3)", _meter),
-        "reward": Key((str,), "shaped", "reward scheme used for learning", _choice(*REWARD_SCHEMES)),
+        "reward": Key((str,), "shaped", "reward scheme used for learning",
+                      _choice(*REWARD_SCHEMES)),
     },
     "curriculum": {
         "stages": Key((list,), [], "meters to train on before the env's own meter, in order: "
@@ -84,7 +86,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "games": Key((int,), 0, "teacher games for behaviour cloning before PPO (0 = off)",
                      lambda v: None if v >= 0 else "must be >= 0"),
         "teacher": Key((str,), "heuristic", "agent to imitate (inselflucht_env.agents)",
-                       _choice("heuristic", "random")),
+                       _choice("heuristic", "search", "random")),
+        "dagger_teacher": Key((str,), "same", "agent that labels the DAgger states ('same' = "
+                              "teacher); e.g. the slower, stronger search agent",
+                              _choice("same", "heuristic", "search")),
         "epochs": Key((int,), 5, "passes over the teacher data", _positive),
         "batch_size": Key((int,), 1024, "minibatch size of behaviour cloning", _positive),
         "learning_rate": Key((float, int), 1e-3, "Adam step size of behaviour cloning", _positive),
@@ -97,7 +102,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "training": {
         "total_timesteps": Key((int,), 1_000_000, "environment steps to train", _positive),
         "n_envs": Key((int,), 8, "parallel environments", _positive),
-        "vec_env": Key((str,), "dummy", "dummy (one process) or subproc", _choice("dummy", "subproc")),
+        "vec_env": Key((str,), "dummy", "dummy (one process) or subproc",
+                       _choice("dummy", "subproc")),
         "seed": Key((int,), 0, "seed of environments, network and sampling"),
         "device": Key((str,), "cpu", "torch device", _choice("cpu", "cuda", "auto")),
         "torch_threads": Key((int,), 1, "torch CPU threads (1 is fastest for small nets "
@@ -121,6 +127,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "cnn_channels": Key((int,), 32, "channels of the board convolutions", _positive),
         "features_dim": Key((int,), 256, "size of the extracted features", _positive),
         "net_arch": Key((list,), [256, 256], "hidden layers of policy and value heads", _net_arch),
+        "advice": Key((str,), "none", "append an agent's choice to the observation "
+                      "(inselflucht_env.advice): none or heuristic", _choice(*ADVISORS)),
     },
     "eval": {
         "freq": Key((int,), 50_000, "evaluate every this many timesteps (0 = never)",

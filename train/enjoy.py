@@ -28,15 +28,15 @@ def play(checkpoint: str, seed: int, gif: str | None = None, delay: float = 0.0,
     policy = load_policy(checkpoint)
     env_kwargs = {k: v for k, v in policy.metadata["config"]["env"].items() if k != "reward"}
     env = gym.make("Inselflucht-v0", render_mode="rgb_array" if gif else None, **env_kwargs)
-    obs, info = env.reset(seed=seed)
+    _, info = env.reset(seed=seed)
     state = env.unwrapped.game_state
     frames = [env.render()] if gif else []
     print(render_ansi(state, colour=colour), file=out)
     decisions = 0
     while True:
         who = info["decider"]
-        action = policy.predict_action(obs, info["action_mask"])
-        obs, _, terminated, truncated, info = env.step(action)
+        action = policy.act(state)
+        _, _, terminated, truncated, info = env.step(action)
         decisions += 1
         print(f"\n#{decisions} figure {who}: {env.unwrapped.action_name(action)}", file=out)
         print(render_ansi(state, colour=colour), file=out)

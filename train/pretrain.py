@@ -7,6 +7,12 @@ returns of the teacher's games under the training reward. A cloned policy drifts
 states the teacher never visits, so DAgger rounds then play the *student* and label the
 states it reaches with the teacher's choice (Ross et al., 2011). PPO then fine-tunes.
 Switch it off with ``pretrain.games: 0``.
+
+The DAgger labels may come from another, stronger agent (``pretrain.dagger_teacher``): the
+search agent is too slow to play thousands of games, but labelling a few hundred student
+games is affordable. With ``policy.advice: heuristic`` the observation holds the heuristic's
+choice, so cloning the heuristic is nearly exact and the search labels teach where to
+deviate from it.
 """
 
 from __future__ import annotations
@@ -17,15 +23,22 @@ import time
 import numpy as np
 import torch
 
+from inselflucht_env.advice import AdviceWrapper
 from inselflucht_env.env import InselfluchtEnv
 
 
-def _play(job: tuple[dict, str, int, int, float]) -> tuple[np.ndarray, ...]:
+def make_env(env_kwargs: dict, advice: str = "none"):
+    """The training environment: ``Inselflucht-v0``, with the advice appended if any."""
+    env = InselfluchtEnv(**env_kwargs)
+    return env if advice == "none" else AdviceWrapper(env, advice)
+
+
+def _play(job: tuple[dict, str, str, int, int, float]) -> tuple[np.ndarray, ...]:
     """Teacher games on seeds [start, stop): observations, masks, actions, returns."""
-    env_kwargs, teacher, start, stop, gamma = job
+    env_kwargs, advice, teacher, start, stop, gamma = job
     from inselflucht_env.agents import make_agent
     agent = make_agent(teacher)
-    env = InselfluchtEnv(**env_kwargs)
+    env = make_env(env_kwargs, advice)
     obs_l, mask_l, act_l, ret_l = [], [], [], []
     for seed in range(start, stop):
         rng = np.random.default_rng([seed, 1])
@@ -33,7 +46,7 @@ def _play(job: tuple[dict, str, int, int, float]) -> tuple[np.ndarray, ...]:
         rewards = []
         done = False
         while not done:
-            action = agent.act(env.game_state, rng)
+            action = agent.act(env.unwrapped.game_state, rng)
             obs_l.append(obs)
             mask_l.append(info["action_mask"].astype(bool))
             act_l.append(action)
@@ -48,12 +61,12 @@ def _play(job: tuple[dict, str, int, int, float]) -> tuple[np.ndarray, ...]:
             np.asarray(act_l, np.int64), np.asarray(ret_l, np.float32))
 
 
-def collect(env_kwargs: dict, teacher: str, games: int, gamma: float, workers: int,
-            seed_offset: int = 1_000_000) -> tuple[np.ndarray, ...]:
+def collect(env_kwargs: dict, advice: str, teacher: str, games: int, gamma: float,
+            workers: int, seed_offset: int = 1_000_000) -> tuple[np.ndarray, ...]:
     """Play ``games`` teacher games (seeds apart from evaluation seeds) in parallel."""
     chunk = max(1, games // (workers * 4))
-    jobs = [(env_kwargs, teacher, seed_offset + s, seed_offset + min(s + chunk, games), gamma)
-            for s in range(0, games, chunk)]
+    jobs = [(env_kwargs, advice, teacher, seed_offset + s,
+             seed_offset + min(s + chunk, games), gamma) for s in range(0, games, chunk)]
     if workers > 1:
         with mp.get_context("spawn").Pool(workers) as pool:
             parts = pool.map(_play, jobs)
@@ -62,16 +75,16 @@ def collect(env_kwargs: dict, teacher: str, games: int, gamma: float, workers: i
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
 
 
-def _student_games(job: tuple[str, dict, str, int, int]) -> tuple[np.ndarray, ...]:
+def _student_games(job: tuple[str, dict, str, str, int, int]) -> tuple[np.ndarray, ...]:
     """Play the student policy on seeds [start, stop); label each state with the teacher."""
-    model_path, env_kwargs, teacher, start, stop = job
+    model_path, env_kwargs, advice, teacher, start, stop = job
     torch.set_num_threads(1)
     from sb3_contrib import MaskablePPO
 
     from inselflucht_env.agents import make_agent
     model = MaskablePPO.load(model_path, device="cpu")
     agent = make_agent(teacher)
-    env = InselfluchtEnv(**env_kwargs)
+    env = make_env(env_kwargs, advice)
     obs_l, mask_l, act_l = [], [], []
     for seed in range(start, stop):
         rng = np.random.default_rng([seed, 2])
@@ -81,19 +94,19 @@ def _student_games(job: tuple[str, dict, str, int, int]) -> tuple[np.ndarray, ..
             mask = info["action_mask"].astype(bool)
             obs_l.append(obs)
             mask_l.append(mask)
-            act_l.append(agent.act(env.game_state, rng))
+            act_l.append(agent.act(env.unwrapped.game_state, rng))
             action, _ = model.predict(obs, action_masks=mask, deterministic=True)
             obs, _, done, _, info = env.step(int(action))
     return np.asarray(obs_l, np.float32), np.asarray(mask_l, bool), np.asarray(act_l, np.int64)
 
 
-def dagger_round(model, env_kwargs: dict, teacher: str, games: int, workers: int,
-                 seed_offset: int, scratch: str) -> tuple[np.ndarray, ...]:
+def dagger_round(model, env_kwargs: dict, advice: str, teacher: str, games: int,
+                 workers: int, seed_offset: int, scratch: str) -> tuple[np.ndarray, ...]:
     """States the current student reaches in ``games`` games, with the teacher's labels."""
     model.save(scratch)
     chunk = max(1, games // (workers * 4))
-    jobs = [(scratch, env_kwargs, teacher, seed_offset + s, seed_offset + min(s + chunk, games))
-            for s in range(0, games, chunk)]
+    jobs = [(scratch, env_kwargs, advice, teacher, seed_offset + s,
+             seed_offset + min(s + chunk, games)) for s in range(0, games, chunk)]
     with mp.get_context("spawn").Pool(workers) as pool:
         parts = pool.map(_student_games, jobs)
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))

@@ -6,8 +6,9 @@
 One policy plays every figure: the observation is always from the deciding figure's seat.
 Read top to bottom: config -> run folder -> environments -> model -> callbacks -> learn ->
 save. Every run folder holds the resolved ``config.yaml``, TensorBoard logs (``tb/``),
-resumable checkpoints, the best model of the periodic masked evaluation, and the final
-policy as a checkpoint folder (``final/``) that ``train.enjoy`` and ``train.evaluate`` load.
+resumable checkpoints, the best model of the periodic masked evaluation, the policy
+right after behaviour cloning (``pretrained/``, if on) and the final policy, as checkpoint
+folders that ``train.enjoy``, ``train.evaluate`` and ``train.ship`` load.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import platform
 import time
 from datetime import datetime, timezone
@@ -27,9 +29,11 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.save_util import load_from_zip_file
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
+from inselflucht_env.advice import AdviceWrapper, observation_size
 from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import OUTCOMES
 from train import config as cfg
@@ -58,14 +62,16 @@ class OutcomeLogger(BaseCallback):
             self.logger.record("game/win_rate", counts["win"] / n)
             for cause in OUTCOMES[1:]:
                 self.logger.record(f"game/loss_{cause}", counts[cause] / n)
-            self.logger.record("game/fps", self.num_timesteps / (time.perf_counter() - self.started))
+            elapsed = time.perf_counter() - self.started
+            self.logger.record("game/fps", self.num_timesteps / elapsed)
         return True
 
 
 class Curriculum(BaseCallback):
     """Plays the configured meters in order until each stage's timestep, then the real one.
 
-    The environments' game config is swapped; the change takes effect at their next reset.
+    The environments' game config is swapped (``set_config``); it takes effect at their next
+    reset.
     """
 
     def __init__(self, stages: list[dict], env_kwargs: dict):
@@ -83,10 +89,29 @@ class Curriculum(BaseCallback):
     def _on_step(self) -> bool:
         config = self._config_for(self.num_timesteps)
         if config != self.current:
-            self.training_env.set_attr("config", config)
+            self.training_env.env_method("set_config", config)
             self.current = config
             self.logger.record("game/meter_cards", len(config.meter))
         return True
+
+
+def _check_resumable(path: str, advice: str) -> None:
+    """A ``ConfigError`` unless ``path`` is a model whose observations this config builds."""
+    if not Path(path).is_file():
+        raise cfg.ConfigError(f"--resume {path!r}: no such model file")
+    try:
+        data, _, _ = load_from_zip_file(path, device="cpu", load_data=True)
+        shape = data["observation_space"].shape
+    except Exception as err:  # not an SB3 archive
+        raise cfg.ConfigError(f"--resume {path!r} is not a saved model: {err}") from None
+    if shape != (observation_size(advice),):
+        raise cfg.ConfigError(f"--resume {path!r} reads observations of shape {shape}, but "
+                              f"policy.advice={advice!r} builds ({observation_size(advice)},)")
+
+
+def _machine() -> str:
+    return (f"{platform.machine()}, {platform.processor() or 'cpu'}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}")
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -102,8 +127,8 @@ def main(argv: list[str] | None = None) -> Path:
     conf = cfg.load(args.config, args.overrides)
     env_kw, tr, ppo, pol, ev, out = (conf[k] for k in
                                      ("env", "training", "ppo", "policy", "eval", "output"))
-    if args.resume and not Path(args.resume).is_file():
-        raise cfg.ConfigError(f"--resume {args.resume!r}: no such model file")
+    if args.resume:
+        _check_resumable(args.resume, pol["advice"])
 
     torch.set_num_threads(tr["torch_threads"])
 
@@ -115,11 +140,15 @@ def main(argv: list[str] | None = None) -> Path:
     print(f"run folder: {run_dir}")
 
     # 3. Environments: training envs with the learning reward, eval env with the real game.
+    #    With ``policy.advice`` the heuristic's choice is appended to every observation.
     vec_cls = SubprocVecEnv if tr["vec_env"] == "subproc" else DummyVecEnv
+    advice = pol["advice"]
+    wrap = {} if advice == "none" else {"wrapper_class": AdviceWrapper,
+                                        "wrapper_kwargs": {"advisor": advice}}
     venv = make_vec_env(ENV_ID, n_envs=tr["n_envs"], seed=tr["seed"], vec_env_cls=vec_cls,
-                        env_kwargs=dict(env_kw))
+                        env_kwargs=dict(env_kw), **wrap)
     eval_env = make_vec_env(ENV_ID, n_envs=1, seed=tr["seed"] + 10_000,
-                            env_kwargs=dict(env_kw, reward="win"))
+                            env_kwargs=dict(env_kw, reward="win"), **wrap)
 
     # 4. Model: new, or resumed with its optimiser state and timestep count.
     if args.resume:
@@ -134,27 +163,36 @@ def main(argv: list[str] | None = None) -> Path:
                             device=tr["device"], tensorboard_log=str(run_dir / "tb"), verbose=0,
                             **ppo)
 
-    # 4b. Optional behaviour cloning of a teacher before PPO (see train/pretrain.py).
+    # 4b. Optional behaviour cloning of a teacher before PPO (see train/pretrain.py); the
+    #     cloned policy is kept as a checkpoint too (``pretrained/``).
     pre = conf["pretrain"]
+    dagger_teacher = pre["teacher"] if pre["dagger_teacher"] == "same" else pre["dagger_teacher"]
     cloned = None
     if pre["games"] and not args.resume:
         started = time.perf_counter()
-        data = collect(dict(env_kw), pre["teacher"], pre["games"], ppo["gamma"], pre["workers"])
+        data = collect(dict(env_kw), advice, pre["teacher"], pre["games"], ppo["gamma"],
+                       pre["workers"])
         print(f"collected {len(data[2])} {pre['teacher']} decisions from {pre['games']} games "
               f"in {time.perf_counter() - started:.0f} s")
         cloned = behaviour_clone(model, data, pre["epochs"], pre["batch_size"],
                                  pre["learning_rate"], tr["seed"])
         for k in range(pre["dagger_rounds"]):
-            extra = dagger_round(model, dict(env_kw), pre["teacher"], pre["dagger_games"],
-                                 pre["workers"], 2_000_000 + k * pre["dagger_games"],
+            round_started = time.perf_counter()
+            extra = dagger_round(model, dict(env_kw), advice, dagger_teacher,
+                                 pre["dagger_games"], pre["workers"],
+                                 2_000_000 + k * pre["dagger_games"],
                                  str(run_dir / "dagger_student.zip"))
             data = tuple(np.concatenate([a, b]) for a, b in zip(data[:3], extra))
-            print(f"DAgger round {k + 1}: {len(extra[2])} student states labelled, "
-                  f"{len(data[2])} in all")
+            print(f"DAgger round {k + 1}: {len(extra[2])} student states labelled by "
+                  f"{dagger_teacher}, {len(data[2])} in all "
+                  f"({time.perf_counter() - round_started:.0f} s)")
             cloned = behaviour_clone(model, data, pre["epochs"], pre["batch_size"],
                                      pre["learning_rate"], tr["seed"] + k + 1)
         cloned["seconds"] = round(time.perf_counter() - started, 1)
         del data
+        save_checkpoint(model, run_dir / "pretrained", {
+            "config": conf, "timesteps": 0, "train_wall_seconds": cloned["seconds"],
+            "machine": _machine(), "behaviour_cloning": cloned}, advice)
 
     # 5. Callbacks: outcomes to TensorBoard, curriculum, resumable saves, masked evaluation.
     per_env = lambda steps: max(steps // tr["n_envs"], 1)  # noqa: E731 (callbacks count calls)
@@ -190,11 +228,10 @@ def main(argv: list[str] | None = None) -> Path:
             cloned["seconds"] if cloned and not earlier else 0.0), 1),
         "ppo_wall_seconds": round(wall, 1),
         "train_fps": round(tr["total_timesteps"] / wall, 1),
-        "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, "
-                   f"{__import__('os').cpu_count()} cores, {platform.python_version()}",
+        "machine": _machine(),
         "resumed_from": args.resume,
         "behaviour_cloning": cloned,
-    })
+    }, advice)
     print(f"trained {model.num_timesteps} steps in {wall:.0f} s "
           f"({tr['total_timesteps'] / wall:.0f} steps/s); policy saved to {final}")
     venv.close()

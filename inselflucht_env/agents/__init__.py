@@ -34,8 +34,9 @@ class CheckpointAgent:
 
     Loads lazily on the first decision, so building one per worker process is cheap; torch
     is limited to ``threads`` threads per process (the harness runs one process per core). The
-    policy sees ``observation.encode_observation(state)`` (public facts only) and the
-    legal-action mask; ``deterministic`` picks the most likely legal action.
+    policy sees ``observation.encode_observation(state)`` (public facts only), plus the
+    heuristic's advice if it was trained with it (``advice.py``), and the legal-action mask;
+    ``deterministic`` picks the most likely legal action.
     """
 
     def __init__(self, path: str, deterministic: bool = True, device: str = "cpu",
@@ -59,17 +60,11 @@ class CheckpointAgent:
         return self._policy
 
     def act(self, state: State, rng: np.random.Generator) -> int:
-        from ..observation import encode_observation
         policy = self._policy or self._load()
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        mask = np.asarray(state.legal_mask(), dtype=bool)
-        obs = encode_observation(state)
-        if self.deterministic:
-            action = int(policy.predict_action(obs, mask))
-        else:
-            action = int(policy.predict_action(obs, mask, deterministic=False))
+        action = int(policy.act(state, deterministic=self.deterministic))
         if action not in legal:
             raise ValueError(f"checkpoint {self.path} chose illegal action {action} "
                              f"(legal: {legal})")

@@ -1,0 +1,71 @@
+"""Advice: the heuristic agent's choice appended to the observation, for learned policies.
+
+A policy that sees what the hand-written expert would do only has to learn *when to do
+something else*: imitation of the expert becomes nearly exact, and training time goes
+into the few decisions where the expert errs (residual learning on top of a prior policy).
+The advice is a one-hot over the 36 actions of the heuristic's choice for the deciding
+figure; the heuristic reads public facts only (R9), so the advice leaks nothing hidden.
+
+``observe(state, advisor)`` builds such an observation from an engine state, and
+``AdviceWrapper`` adds it to an ``Inselflucht-v0`` environment. ``advisor="none"`` keeps
+the plain observation.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .actions import N_ACTIONS
+from .engine import State
+from .observation import OBSERVATION_SIZE, encode_observation
+
+ADVISORS = ("none", "heuristic")
+
+
+def _check(advisor: str) -> None:
+    if advisor not in ADVISORS:
+        raise ValueError(f"advisor {advisor!r}: expected one of {list(ADVISORS)}")
+
+
+def observation_size(advisor: str) -> int:
+    """Length of the observation vector with this advisor's one-hot appended."""
+    _check(advisor)
+    return OBSERVATION_SIZE + (N_ACTIONS if advisor != "none" else 0)
+
+
+class Advisor:
+    """Computes the advice for a state; one instance keeps its agent between calls."""
+
+    def __init__(self, advisor: str = "heuristic"):
+        _check(advisor)
+        self.name = advisor
+        self._agent = None
+        if advisor == "heuristic":
+            from .agents.heuristic import HeuristicAgent
+            self._agent = HeuristicAgent()  # deterministic: the rng is never read
+        self._rng = np.random.default_rng(0)
+
+    def observe(self, state: State, obs: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``state`` (``obs`` if already encoded) with the advice."""
+        if obs is None:
+            obs = encode_observation(state)
+        if self._agent is None:
+            return obs
+        advice = np.zeros(N_ACTIONS, dtype=np.float32)
+        if state.outcome is None:
+            advice[self._agent.act(state, self._rng)] = 1.0
+        return np.concatenate([obs, advice])
+
+
+class AdviceWrapper(gym.ObservationWrapper):
+    """``Inselflucht-v0`` whose observation ends with the advisor's one-hot choice."""
+
+    def __init__(self, env: gym.Env, advisor: str = "heuristic"):
+        super().__init__(env)
+        self.advisor = Advisor(advisor)
+        self.observation_space = spaces.Box(0.0, 1.0, (observation_size(advisor),), np.float32)
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        return self.advisor.observe(self.env.unwrapped.game_state, observation)
