@@ -192,8 +192,9 @@ def test_enjoy_plays_and_prints_decisions_by_name(smoke_run, tmp_path):
     assert np.isin(outcome, ["win", "L1", "L2", "L3", "L4", "L5", "L6"])
 
 
-def test_shipped_checkpoint_loads_matches_the_env_and_plays_legal_moves():
-    shipped = CONFIG.parent.parent / "checkpoints" / "ppo_2p_normal"
+@pytest.mark.parametrize("name", ["ppo_2p_normal", "ppo_2p_normal_noadvice"])
+def test_shipped_checkpoint_loads_matches_the_env_and_plays_legal_moves(name):
+    shipped = CONFIG.parent.parent / "checkpoints" / name
     policy = load_policy(shipped)
     meta = policy.metadata
     assert meta["evaluation"]["policy"]["episodes"] >= 1000
