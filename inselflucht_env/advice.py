@@ -1,12 +1,13 @@
 """Advice: the heuristic agent's choice appended to the observation, for learned policies.
 
 A policy that sees what the hand-written expert would do only has to learn *when to do
-something else*: imitation of the expert becomes nearly exact, and training time goes
-into the few decisions where the expert errs (residual learning on top of a prior policy).
+something else* (residual learning on top of a prior policy): imitation of the expert
+becomes exact after a short behaviour cloning, so training can only be about the few
+decisions where the expert errs. (README "Training" reports how far that got.)
 The advice is a one-hot over the 36 actions of the heuristic's choice for the deciding
 figure; the heuristic reads public facts only (R9), so the advice leaks nothing hidden.
 
-``observe(state, advisor)`` builds such an observation from an engine state, and
+``Advisor(advisor).observe(state)`` builds such an observation from an engine state, and
 ``AdviceWrapper`` adds it to an ``Inselflucht-v0`` environment. ``advisor="none"`` keeps
 the plain observation.
 """
@@ -44,8 +45,7 @@ class Advisor:
         self._agent = None
         if advisor == "heuristic":
             from .agents.heuristic import HeuristicAgent
-            self._agent = HeuristicAgent()  # deterministic: the rng is never read
-        self._rng = np.random.default_rng(0)
+            self._agent = HeuristicAgent()  # deterministic: needs no random generator
 
     def observe(self, state: State, obs: np.ndarray | None = None) -> np.ndarray:
         """The observation of ``state`` (``obs`` if already encoded) with the advice."""
@@ -55,7 +55,7 @@ class Advisor:
             return obs
         advice = np.zeros(N_ACTIONS, dtype=np.float32)
         if state.outcome is None:
-            advice[self._agent.act(state, self._rng)] = 1.0
+            advice[self._agent.act(state)] = 1.0
         return np.concatenate([obs, advice])
 
 
