@@ -267,7 +267,8 @@ def test_make_agent_names_and_checkpoints(monkeypatch):
 
 
 def test_checkpoint_agent_inputs_do_not_depend_on_hidden_facts():
-    """A checkpoint sees the observation and the mask: both equal on twin states."""
+    """A checkpoint sees the observation and the mask (and the advice, tested below): all
+    equal on twin states."""
     from inselflucht_env.observation import encode_observation
     rng = np.random.default_rng(4)
     for s in sample_states(3, every=6):

@@ -172,6 +172,30 @@ def test_corrupt_checkpoint_is_a_clear_error(smoke_run, tmp_path):
         load_policy(broken)
 
 
+def test_checkpoint_saved_before_advice_existed_still_loads(smoke_run, tmp_path):
+    """A signature without the ``advice`` key means a plain-observation policy."""
+    old = tmp_path / "old"
+    shutil.copytree(smoke_run, old)
+    meta = json.loads((old / "metadata.json").read_text())
+    del meta["signature"]["advice"]
+    (old / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="observation_size is 540 there and 504 here"):
+        load_policy(old)  # this one did read advice, so its size gives it away
+
+
+def test_policy_builds_the_observation_it_was_trained_on(smoke_run):
+    """``Policy.act`` sees exactly what the training environment (with advice) showed."""
+    from inselflucht_env.advice import AdviceWrapper
+    policy = load_policy(smoke_run)
+    env = AdviceWrapper(InselfluchtEnv())
+    obs, _ = env.reset(seed=2)
+    done = False
+    while not done:
+        state = env.unwrapped.game_state
+        assert np.array_equal(policy.observe(state), obs)
+        obs, _, done, _, _ = env.step(policy.act(state))
+
+
 def test_mismatched_checkpoint_names_the_difference(smoke_run, tmp_path):
     other = tmp_path / "other"
     shutil.copytree(smoke_run, other)

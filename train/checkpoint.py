@@ -76,16 +76,17 @@ def read_metadata(path: str | Path) -> tuple[Path, dict[str, Any]]:
         raise CheckpointError(f"{meta_file} is corrupt (not JSON): {err}") from None
     if not isinstance(meta, dict) or not isinstance(meta.get("signature"), dict):
         raise CheckpointError(f"{meta_file} has no environment 'signature'")
-    advice = meta["signature"].get("advice", "none")
+    signature = {"advice": "none", **meta["signature"]}  # no key: saved before advice
+    advice = signature["advice"]
     try:
         current = env_signature(advice)
     except ValueError as err:
         raise CheckpointError(f"checkpoint {str(folder)!r}: {err}") from None
     for key, value in current.items():
-        if meta["signature"].get(key) != value:
+        if signature.get(key) != value:
             raise CheckpointError(
                 f"checkpoint {str(folder)!r} was trained for another environment: {key} is "
-                f"{meta['signature'].get(key)!r} there and {value!r} here (package "
+                f"{signature.get(key)!r} there and {value!r} here (package "
                 f"{meta.get('package_version')} vs {inselflucht_env.__version__}); retrain it")
     return model_file, meta
 
@@ -101,7 +102,7 @@ class Policy:
     def __init__(self, model, metadata: dict[str, Any]):
         self.model = model
         self.metadata = metadata
-        self.advisor = Advisor(metadata["signature"].get("advice", "none"))
+        self.advisor = Advisor(metadata["signature"].get("advice", "none"))  # checked on load
         self.observation_size = metadata["signature"]["observation_size"]
 
     def observe(self, state: State) -> np.ndarray:

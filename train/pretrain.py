@@ -33,11 +33,17 @@ def make_env(env_kwargs: dict, advice: str = "none"):
     return env if advice == "none" else AdviceWrapper(env, advice)
 
 
+def make_teacher(name: str):
+    """The teacher agent; the search agent without its per-decision clock, so that its labels
+    depend on the seeds only, not on how busy the machine is."""
+    from inselflucht_env.agents import make_agent
+    return make_agent(name, seconds=1e9) if name == "search" else make_agent(name)
+
+
 def _play(job: tuple[dict, str, str, int, int, float]) -> tuple[np.ndarray, ...]:
     """Teacher games on seeds [start, stop): observations, masks, actions, returns."""
     env_kwargs, advice, teacher, start, stop, gamma = job
-    from inselflucht_env.agents import make_agent
-    agent = make_agent(teacher)
+    agent = make_teacher(teacher)
     env = make_env(env_kwargs, advice)
     obs_l, mask_l, act_l, ret_l = [], [], [], []
     for seed in range(start, stop):
@@ -81,9 +87,8 @@ def _student_games(job: tuple[str, dict, str, str, int, int]) -> tuple[np.ndarra
     torch.set_num_threads(1)
     from sb3_contrib import MaskablePPO
 
-    from inselflucht_env.agents import make_agent
     model = MaskablePPO.load(model_path, device="cpu")
-    agent = make_agent(teacher)
+    agent = make_teacher(teacher)
     env = make_env(env_kwargs, advice)
     obs_l, mask_l, act_l = [], [], []
     for seed in range(start, stop):

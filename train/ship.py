@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from train.checkpoint import METADATA_FILE, MODEL_FILE, read_metadata
 from train.compare import compare, format_comparison
 from train.evaluate import evaluate, format_summary
@@ -39,6 +41,16 @@ def _save_without_optimiser_state(source: Path, target: Path) -> None:
     model.save(target)
 
 
+def _best_timesteps(run: Path) -> int | None:
+    """When MaskableEvalCallback saved the best model: its first evaluation with the top mean
+    reward (it saves on strict improvement only)."""
+    log = run / "eval" / "evaluations.npz"
+    if not log.is_file():
+        return None
+    data = np.load(log)
+    return int(data["timesteps"][int(np.argmax(data["results"].mean(axis=1)))])
+
+
 def _candidates(run: Path, scratch: Path) -> dict[str, Path]:
     """Checkpoint folders to compare: the final policy, the best evaluation model and the
     cloned policy before PPO."""
@@ -52,7 +64,9 @@ def _candidates(run: Path, scratch: Path) -> dict[str, Path]:
         folder = scratch / "best"
         folder.mkdir()
         shutil.copy(best, folder / MODEL_FILE)
-        shutil.copy(final / METADATA_FILE, folder / METADATA_FILE)
+        meta = json.loads((final / METADATA_FILE).read_text())
+        meta["timesteps"] = _best_timesteps(run)  # the rest describes the whole run
+        (folder / METADATA_FILE).write_text(json.dumps(meta))
         found["best"] = folder
     return found
 

@@ -42,6 +42,10 @@ from train.features import BoardCNN
 from train.pretrain import behaviour_clone, collect, dagger_round
 
 ENV_ID = "inselflucht_env:Inselflucht-v0"  # the module path also works in subprocesses
+# Deals never overlap: reports use seeds 0+, teacher games 1,000,000+, DAgger 2,000,000+,
+# ship's selection 5,000,000+ (train/pretrain.py, train/ship.py).
+TRAIN_SEEDS = 3_000_000
+EVAL_SEEDS = 4_000_000
 
 
 class OutcomeLogger(BaseCallback):
@@ -145,9 +149,10 @@ def main(argv: list[str] | None = None) -> Path:
     advice = pol["advice"]
     wrap = {} if advice == "none" else {"wrapper_class": AdviceWrapper,
                                         "wrapper_kwargs": {"advisor": advice}}
-    venv = make_vec_env(ENV_ID, n_envs=tr["n_envs"], seed=tr["seed"], vec_env_cls=vec_cls,
+    venv = make_vec_env(ENV_ID, n_envs=tr["n_envs"], seed=TRAIN_SEEDS + tr["seed"],
+                        vec_env_cls=vec_cls,
                         env_kwargs=dict(env_kw), **wrap)
-    eval_env = make_vec_env(ENV_ID, n_envs=1, seed=tr["seed"] + 10_000,
+    eval_env = make_vec_env(ENV_ID, n_envs=1, seed=EVAL_SEEDS + tr["seed"],
                             env_kwargs=dict(env_kw, reward="win"), **wrap)
 
     # 4. Model: new, or resumed with its optimiser state and timestep count.
