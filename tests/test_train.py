@@ -101,17 +101,22 @@ def test_smoke_training_writes_a_run_folder(smoke_run):
     assert pretrained["timesteps"] == 0 and pretrained["signature"] == meta["signature"]
 
 
+def assert_plays_only_legal_moves(policy, seed: int) -> None:
+    """One game of ``policy`` in the plain env: every action is in the mask, never illegal."""
+    env = InselfluchtEnv()
+    _, info = env.reset(seed=seed)
+    done = False
+    while not done:
+        action = policy.act(env.game_state)
+        assert info["action_mask"][action]
+        _, _, done, _, info = env.step(action)
+    assert info["outcome"] != "illegal"
+
+
 def test_smoke_checkpoint_loads_and_plays_only_legal_moves(smoke_run):
     policy = load_policy(smoke_run)
-    env = InselfluchtEnv()
     for seed in range(3):
-        _, info = env.reset(seed=seed)
-        done = False
-        while not done:
-            action = policy.act(env.game_state)
-            assert info["action_mask"][action]
-            _, _, done, _, info = env.step(action)
-        assert info["outcome"] != "illegal"
+        assert_plays_only_legal_moves(policy, seed)
 
 
 def test_policy_with_advice_names_the_observation_it_needs(smoke_run):
@@ -225,14 +230,7 @@ def test_shipped_checkpoint_loads_matches_the_env_and_plays_legal_moves(name):
     assert meta["evaluation"]["heuristic_same_seeds"]["episodes"] == \
         meta["evaluation"]["policy"]["episodes"]
     assert (shipped / "model.zip").stat().st_size <= 5 * 1024 * 1024
-    env = InselfluchtEnv()
-    _, info = env.reset(seed=0)
-    done = False
-    while not done:
-        action = policy.act(env.game_state)
-        assert info["action_mask"][action]
-        _, _, done, _, info = env.step(action)
-    assert info["outcome"] != "illegal"
+    assert_plays_only_legal_moves(policy, 0)
 
 
 def test_ship_selects_on_other_seeds_and_reports_beside_the_heuristic(smoke_run, tmp_path):

@@ -103,7 +103,7 @@ class Policy:
         self.model = model
         self.metadata = metadata
         self.advisor = Advisor(metadata["signature"].get("advice", "none"))  # checked on load
-        self.observation_size = metadata["signature"]["observation_size"]
+        self.observation_size = observation_size(self.advisor.name)
 
     def observe(self, state: State) -> np.ndarray:
         """The observation this policy reads for ``state.decider``."""

@@ -54,8 +54,7 @@ def _best_timesteps(run: Path) -> int | None:
 def _candidates(run: Path, scratch: Path) -> dict[str, Path]:
     """Checkpoint folders to compare: the final policy, the best evaluation model and the
     cloned policy before PPO."""
-    final = run / "final"
-    read_metadata(final)  # fails early on a run without a usable final policy
+    final = run / "final"  # already checked by main
     found = {"final": final}
     if (run / "pretrained" / MODEL_FILE).is_file():
         found["pretrained"] = run / "pretrained"
