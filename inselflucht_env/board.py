@@ -19,10 +19,12 @@ ESCAPE_DIRECTIONS = DIRECTIONS + DIAGONALS  # R5.5: the 8 neighbours
 
 
 def place(column: int, row: int) -> int:
+    """The index of (column, row), both 1-5 (R2.1); its inverse is ``column_row``."""
     return (row - 1) * SIZE + (column - 1)
 
 
 def column_row(p: int) -> tuple[int, int]:
+    """(column, row), both 1-5, of place index p."""
     return p % SIZE + 1, p // SIZE + 1
 
 
@@ -39,12 +41,13 @@ NEIGHBOUR = tuple(tuple(_offset(p, d) for d in DIRECTIONS) for p in range(N_PLAC
 BEYOND = tuple(tuple(_offset(p, d, 2) for d in DIRECTIONS) for p in range(N_PLACES))
 # AROUND[p][e]: the 8 neighbours in ESCAPE_DIRECTIONS order, or -1 (R5.5).
 AROUND = tuple(tuple(_offset(p, d) for d in ESCAPE_DIRECTIONS) for p in range(N_PLACES))
+# ORTHOGONAL[p]: the orthogonal neighbours on the grid (R3.4), without the -1 entries.
 ORTHOGONAL = tuple(tuple(q for q in NEIGHBOUR[p] if q >= 0) for p in range(N_PLACES))
 
 
 ALL = (1 << N_PLACES) - 1
-_NOT_FIRST_COLUMN = sum(1 << p for p in range(N_PLACES) if p % SIZE != 0)
-_NOT_LAST_COLUMN = sum(1 << p for p in range(N_PLACES) if p % SIZE != SIZE - 1)
+_NOT_FIRST_COLUMN = sum(1 << p for p in range(N_PLACES) if column_row(p)[0] != 1)
+_NOT_LAST_COLUMN = sum(1 << p for p in range(N_PLACES) if column_row(p)[0] != SIZE)
 
 
 def _up(m: int) -> int:

@@ -13,20 +13,57 @@ escape) are ``pending``; one with exactly one legal choice is applied automatica
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Final, Literal, NamedTuple, NoReturn, Union
 
 import numpy as np
 
 from . import actions as A
-from .board import AROUND, BEYOND, CENTRE, N_PLACES, NEIGHBOUR, reachable
-from .cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND, NO_CARD
+from .board import ALL, AROUND, BEYOND, CENTRE, N_PLACES, NEIGHBOUR, place, reachable
+from .cards import HELICOPTER, ISLAND_CARDS, N_LAND, NO_CARD, is_king, suit_of
 from .config import ACTIONS_PER_TURN, FLOODS_PER_PASS, GameConfig
 
 HIDDEN, DRY, FLOODED, SEA = 0, 1, 2, 3
 PLACE_STATES = ("hidden", "dry", "flooded", "sea")
 
-GIVE, LIFT, ESCAPE = "give", "lift", "escape"
+GIVE: Final = "give"
+LIFT: Final = "lift"
+ESCAPE: Final = "escape"
 OUTCOMES = ("win", "L1", "L2", "L3", "L4", "L5", "L6", "illegal")
+
+
+# ---------------------------------------------------------------------- pending sub-decisions
+# One record per kind. They are tuples with the kind first (``pending[0]``), then the
+# deciding figure (``pending[1]``), so positional code keeps working; new code uses names.
+class Give(NamedTuple):
+    """A give in progress (R4.6): ``figure`` hands cards, one ``card:*`` at a time, to
+    ``receiver`` until ``done``; ``given`` cards so far."""
+
+    kind: Literal["give"]
+    figure: int
+    receiver: int
+    given: int
+
+
+class Lift(NamedTuple):
+    """A short-suit lift in progress (R4.7): ``figure`` pays *n* + 1 cards of any suits for
+    the treasure of ``suit``; ``chosen`` cards so far."""
+
+    kind: Literal["lift"]
+    figure: int
+    suit: int
+    chosen: int
+
+
+class Escape(NamedTuple):
+    """R5.5: ``figure`` stands on the sinking ``place`` and must swim to a neighbour."""
+
+    kind: Literal["escape"]
+    figure: int
+    place: int
+
+
+Pending = Union[Give, Lift, Escape]
 
 
 class IllegalActionError(ValueError):
@@ -38,6 +75,26 @@ def _shuffled_deck(rng: np.random.Generator) -> list[int]:
     return [int(v) + 1 for v in rng.permutation(FLOODS_PER_PASS)]
 
 
+def sea_mask(status: Sequence[int]) -> int:
+    """Bit set of the sea places (R3.1); its complement in ``board.ALL`` is the fields."""
+    sea = 0
+    for p in range(N_PLACES):
+        if status[p] == SEA:
+            sea |= 1 << p
+    return sea
+
+
+def _rearrangement(name: str, order: Sequence[int], expected: Sequence[int]) -> list[int]:
+    """``order`` as a list of ints if it rearranges ``expected``; else a ValueError naming it."""
+    if isinstance(order, (str, bytes)) or not isinstance(order, (Sequence, np.ndarray)) or any(
+            isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in order):
+        raise ValueError(f"{name} must be a sequence of integers, got {order!r}")
+    values = [int(v) for v in order]
+    if sorted(values) != sorted(expected):
+        raise ValueError(f"{name} must be an order of {sorted(expected)}, got {values}")
+    return values
+
+
 class State:
     """Everything about one game in progress, hidden parts included.
 
@@ -45,8 +102,9 @@ class State:
     SEA; ``card[p]`` the card there (``NO_CARD`` on sea). ``salvage[f]`` lists figure f's
     cards in the order salvaged; ``under_king[s]`` the cards lifting treasure s. The
     flood decks are draw lists (next card last); ``script_*`` hold fixed decks for later
-    passes. ``pending`` is None or a tuple: ``("give", giver, receiver, given)``,
-    ``("lift", figure, suit, chosen)`` or ``("escape", figure, place)``.
+    passes. ``pending`` is None or one of the records ``Give``, ``Lift``, ``Escape``.
+    ``card`` and the undrawn decks are hidden information (R9): agents get them replaced
+    through ``with_hidden``, never by writing them.
     """
 
     __slots__ = (
@@ -55,6 +113,34 @@ class State:
         "script_row", "active", "actions_left", "turn", "floods_left", "in_flood",
         "flood_open", "flood_sank", "escapes", "pending", "outcome", "remaining", "_legal",
     )
+    config: GameConfig
+    status: list[int]               # per place: HIDDEN, DRY, FLOODED or SEA (R3.1)
+    card: list[int]                 # per place: card id, NO_CARD on sea (hidden: R9)
+    pos: list[int]                  # per figure: its place
+    salvage: list[list[int]]        # per figure: cards in the order salvaged (R4.5)
+    under_king: list[list[int]]     # per suit: the cards that lifted its treasure (R4.7)
+    lifted: list[bool]              # per suit
+    set_aside: list[int]            # sunk kings of lifted treasures (R5.5)
+    box: list[int]                  # sunk cards (R5.5)
+    meter: list[int]                # water meter, top (the level) first (R1.4)
+    col_deck: list[int]             # undrawn column cards of this pass, next last (hidden)
+    row_deck: list[int]             # undrawn row cards of this pass, next last (hidden)
+    col_discard: list[int]          # column cards drawn in this pass, in order (public)
+    row_discard: list[int]          # row cards drawn in this pass, in order (public)
+    script_col: list[list[int]]     # fixed column decks of later passes, each next last
+    script_row: list[list[int]]     # fixed row decks of later passes, each next last
+    active: int                     # the figure whose turn it is
+    actions_left: int               # of the active figure's 4 (R4.1)
+    turn: int                       # 1, 2, ...
+    floods_left: int                # floods still to draw in the running flood phase
+    in_flood: bool                  # the flood phase (R5) is running
+    flood_open: bool                # a flood was drawn; its escapes and checks still due
+    flood_sank: bool                # that flood sank a place (L4, L5 need checking)
+    escapes: list[tuple[int, int]]  # (figure, place) still to escape from this sinking
+    pending: Pending | None         # the sub-decision to make, if any
+    outcome: str | None             # None while running, else one of OUTCOMES
+    remaining: list[int]            # per suit: land cards left on the island and in salvage
+    _legal: list[int] | None        # cache of legal_actions(); None when stale
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -67,8 +153,15 @@ class State:
         ``layout``: 25 card ids, row 1 first, with ``NO_CARD`` for places dealt at random
         from the cards not named; the centre must be the helicopter. ``column_deck`` and
         ``row_deck``: draw orders of the first passes, one permutation of 1-5 per pass.
-        Validation of user input is ``scenario.py``'s job; this trusts its arguments.
+        Validation of user input is ``scenario.py``'s job; this checks only the types of
+        ``config`` and ``rng``, whose misuse would otherwise fail deep inside.
         """
+        if not isinstance(config, GameConfig):
+            raise TypeError(f"State.new: config must be a GameConfig (GameConfig.make(...)), "
+                            f"got {type(config).__name__}")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"State.new: rng must be a numpy.random.Generator "
+                            f"(np.random.default_rng(seed)), got {type(rng).__name__}")
         s = cls.__new__(cls)
         s.config = config
         cards = [NO_CARD] * N_PLACES if layout is None else list(layout)
@@ -139,6 +232,38 @@ class State:
         c._legal = self._legal
         return c
 
+    def with_hidden(self, hidden_cards: Sequence[int], column_order: Sequence[int],
+                    row_order: Sequence[int], later_columns: Sequence[Sequence[int]] = (),
+                    later_rows: Sequence[Sequence[int]] = ()) -> "State":
+        """A copy with the hidden information (R9) replaced; the public facts stay as they are.
+
+        For planners (determinization) and tests (twin deals). ``hidden_cards``: the cards
+        for the hidden places in place order, a rearrangement of the cards lying there now.
+        ``column_order`` / ``row_order``: the column and row cards still due in this pass,
+        next first, a rearrangement of the undrawn ones (R5.2). ``later_columns`` /
+        ``later_rows``: fixed decks for the following passes, next first, one permutation
+        of 1-5 each, as ``new``'s ``column_deck``; passes beyond them are shuffled from the
+        generator given to ``apply`` (R5.3). Raises ``ValueError`` for anything else.
+        """
+        hidden = [p for p in range(N_PLACES) if self.status[p] == HIDDEN]
+        cards = _rearrangement("hidden_cards", hidden_cards, [self.card[p] for p in hidden])
+        cols = _rearrangement("column_order", column_order, self.col_deck)
+        rows = _rearrangement("row_order", row_order, self.row_deck)
+        full = range(1, FLOODS_PER_PASS + 1)
+        later_c = [_rearrangement(f"later_columns[{k}]", b, full)
+                   for k, b in enumerate(later_columns)]
+        later_r = [_rearrangement(f"later_rows[{k}]", b, full)
+                   for k, b in enumerate(later_rows)]
+        c = self.clone()
+        for p, card in zip(hidden, cards):
+            c.card[p] = card
+        c.col_deck = cols[::-1]  # draw lists: the next card last
+        c.row_deck = rows[::-1]
+        c.script_col = [b[::-1] for b in later_c]
+        c.script_row = [b[::-1] for b in later_r]
+        c._legal = None
+        return c
+
     # ------------------------------------------------------------------ queries
     @property
     def is_terminal(self) -> bool:
@@ -148,7 +273,7 @@ class State:
     def decider(self) -> int:
         """The figure whose player makes the next decision."""
         p = self.pending
-        return p[1] if p is not None else self.active
+        return p.figure if p is not None else self.active
 
     @property
     def water_level(self) -> int:
@@ -160,11 +285,7 @@ class State:
 
     def fields_mask(self) -> int:
         """Bit set of the non-sea places (R3.2)."""
-        fields = 0
-        for p, st in enumerate(self.status):
-            if st != SEA:
-                fields |= 1 << p
-        return fields
+        return ALL & ~sea_mask(self.status)
 
     def legal_actions(self) -> list[int]:
         """Indices of the legal actions, ascending; empty once the game is over."""
@@ -173,6 +294,7 @@ class State:
         return self._legal
 
     def legal_mask(self) -> list[bool]:
+        """Per action index: is it legal (the list form of ``legal_actions``)."""
         legal = self.legal_actions()
         mask = [False] * A.N_ACTIONS
         for a in legal:
@@ -190,7 +312,7 @@ class State:
         st = self.status
         card = self.card
         left = self.actions_left
-        legal = []
+        legal: list[int] = []
         nb = NEIGHBOUR[p]
         for d in range(4):  # R4.2 move
             q = nb[d]
@@ -220,7 +342,7 @@ class State:
                 if pos[(f + k) % n_fig] == p:
                     legal.append(A.GIVE + k - 1)
         c = card[p]
-        if KING <= c < HELICOPTER and not self.lifted[c - KING] and self._can_lift(f, c - KING):
+        if is_king(c) and not self.lifted[suit_of(c)] and self._can_lift(f, suit_of(c)):
             legal.append(A.LIFT)  # R4.7
         if c == HELICOPTER and all(self.lifted) and all(q == p for q in pos):
             legal.append(A.TAKE_OFF)  # R4.8
@@ -228,23 +350,25 @@ class State:
         return legal
 
     def _can_lift(self, f: int, suit: int) -> bool:
+        """R4.7: *n* cards of the king's suit, or *n* + 1 of any suits if it is short."""
         n = self.config.cards_per_treasure
         hand = self.salvage[f]
         if self.is_short(suit):
             return len(hand) >= n + 1
-        return sum(1 for c in hand if c // 5 == suit) >= n
+        return sum(1 for c in hand if suit_of(c) == suit) >= n
 
-    def _legal_pending(self, pend: tuple) -> list[int]:
-        kind = pend[0]
-        if kind == ESCAPE:
+    def _legal_pending(self, pend: Pending) -> list[int]:
+        if isinstance(pend, Escape):  # R5.5: a neighbouring field, diagonals allowed
             st = self.status
-            return [A.ESCAPE + e for e, q in enumerate(AROUND[pend[2]]) if q >= 0 and st[q] != SEA]
-        hand = self.salvage[pend[1]]
-        legal = [A.CARD + s for s in range(4) if any(c // 5 == s for c in hand)]
-        if kind == GIVE:
-            if pend[3]:
+            return [A.ESCAPE + e for e, q in enumerate(AROUND[pend.place])
+                    if q >= 0 and st[q] != SEA]
+        hand = self.salvage[pend.figure]
+        held = {suit_of(c) for c in hand}
+        legal = [A.CARD + s for s in range(4) if s in held]
+        if isinstance(pend, Give):  # R4.6: any number >= 1 of cards
+            if pend.given:
                 legal.append(A.DONE)
-        elif len(hand) == self.config.cards_per_treasure + 1 - pend[3]:
+        elif len(hand) == self.config.cards_per_treasure + 1 - pend.chosen:
             return legal[:1]  # the whole hand must go: one set, whatever the order (R4.7)
         return legal
 
@@ -271,7 +395,7 @@ class State:
             self._sub_decision(action)
         self._advance(rng)
 
-    def _refuse(self, action: int) -> None:
+    def _refuse(self, action: int) -> NoReturn:
         if self.outcome is not None:
             raise IllegalActionError(f"the game is over ({self.outcome}); no action is legal")
         try:
@@ -301,12 +425,12 @@ class State:
             self.status[q] = SEA
             self._check_cut_off()
         elif a < A.LIFT:  # R4.6 give: cards follow as free sub-steps
-            self.pending = (GIVE, f, (f + a - A.GIVE + 1) % len(self.pos), 0)
+            self.pending = Give(GIVE, f, (f + a - A.GIVE + 1) % len(self.pos), 0)
         elif a == A.LIFT:  # R4.7
-            suit = self.card[p] - KING
+            suit = suit_of(self.card[p])
             n = self.config.cards_per_treasure
             if self.is_short(suit):
-                self.pending = (LIFT, f, suit, 0)
+                self.pending = Lift(LIFT, f, suit, 0)
             else:
                 for _ in range(n):
                     self._discard_under_king(f, suit, suit)
@@ -319,34 +443,35 @@ class State:
 
     def _sub_decision(self, a: int) -> None:
         pend = self.pending
-        kind = pend[0]
-        if kind == ESCAPE:  # R5.5: a free swim to a neighbouring field, diagonals allowed
-            self._enter(pend[1], AROUND[pend[2]][a - A.ESCAPE])
+        if isinstance(pend, Escape):  # R5.5: a free swim to a neighbour, diagonals allowed
+            self._enter(pend.figure, AROUND[pend.place][a - A.ESCAPE])
             self.pending = None
             self._next_escape()
-        elif kind == GIVE:
-            giver, receiver, given = pend[1], pend[2], pend[3]
+        elif isinstance(pend, Give):  # R4.6
             if a == A.DONE:
                 self.pending = None
             else:
-                hand = self.salvage[giver]
-                card = next(c for c in hand if c // 5 == a - A.CARD)
-                hand.remove(card)
-                self.salvage[receiver].append(card)
-                self.pending = (GIVE, giver, receiver, given + 1)
-        else:  # LIFT with a short suit: n + 1 cards of any suits (R4.7)
-            fig, suit, chosen = pend[1], pend[2], pend[3] + 1
-            self._discard_under_king(fig, suit, a - A.CARD)
+                card = self._take(pend.figure, a - A.CARD)
+                self.salvage[pend.receiver].append(card)
+                self.pending = Give(GIVE, pend.figure, pend.receiver, pend.given + 1)
+        elif isinstance(pend, Lift):  # a short suit: n + 1 cards of any suits (R4.7)
+            chosen = pend.chosen + 1
+            self._discard_under_king(pend.figure, pend.suit, a - A.CARD)
             if chosen == self.config.cards_per_treasure + 1:
                 self.pending = None
-                self._finish_lift(suit)
+                self._finish_lift(pend.suit)
             else:
-                self.pending = (LIFT, fig, suit, chosen)
+                self.pending = Lift(LIFT, pend.figure, pend.suit, chosen)
+
+    def _take(self, f: int, suit: int) -> int:
+        """Remove and return figure f's first salvaged card of ``suit`` (R1.5: any one)."""
+        hand = self.salvage[f]
+        card = next(c for c in hand if suit_of(c) == suit)
+        hand.remove(card)
+        return card
 
     def _discard_under_king(self, f: int, king_suit: int, card_suit: int) -> None:
-        hand = self.salvage[f]
-        card = next(c for c in hand if c // 5 == card_suit)  # R1.5: the first salvaged
-        hand.remove(card)
+        card = self._take(f, card_suit)
         self.under_king[king_suit].append(card)
         self.remaining[card_suit] -= 1
 
@@ -401,7 +526,7 @@ class State:
         self.row_discard.append(row)
         self.flood_open = True
         self._legal = None
-        p = (row - 1) * 5 + col - 1
+        p = place(col, row)
         st = self.status[p]
         if st == HIDDEN or st == DRY:
             self.status[p] = FLOODED
@@ -416,12 +541,12 @@ class State:
         self.card[p] = NO_CARD
         if c < N_LAND:
             self.box.append(c)
-            self.remaining[c // 5] -= 1
+            self.remaining[suit_of(c)] -= 1
         elif c == HELICOPTER:
             self.box.append(c)
             self.outcome = "L2"
             return
-        elif self.lifted[c - KING]:
+        elif self.lifted[suit_of(c)]:
             self.set_aside.append(c)  # safe with its cards
         else:
             self.box.append(c)
@@ -438,7 +563,7 @@ class State:
     def _next_escape(self) -> None:
         if self.escapes:
             f, p = self.escapes.pop(0)
-            self.pending = (ESCAPE, f, p)
+            self.pending = Escape(ESCAPE, f, p)
         self._legal = None
 
     def _close_flood(self, rng: np.random.Generator) -> None:
@@ -471,9 +596,9 @@ class State:
         for q in self.pos:
             starts |= 1 << q
         reach = reachable(fields, starts)
-        lost = [p for p in range(N_PLACES)
-                if (self.card[p] == HELICOPTER or (KING <= self.card[p] < HELICOPTER
-                    and not self.lifted[self.card[p] - KING])) and not reach >> p & 1]
+        card, lifted = self.card, self.lifted
+        lost = [p for p in range(N_PLACES) if not reach >> p & 1 and (
+                card[p] == HELICOPTER or is_king(card[p]) and not lifted[suit_of(card[p])])]
         if lost:
             for p in lost:
                 if self.status[p] == HIDDEN:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Sequence
 
 import gymnasium as gym
@@ -9,10 +10,11 @@ import numpy as np
 from gymnasium import spaces
 
 from . import actions as A
+from .cards import suit_of
 from .config import GameConfig
 from .engine import IllegalActionError, State
 from .observation import OBSERVATION_SIZE, describe_observation, encode_observation
-from .public import describe, unseen_cards
+from .public import describe, unseen_by_suit
 from .scenario import parse_options
 
 REWARD_SCHEMES = ("win", "shaped")
@@ -80,7 +82,10 @@ class InselfluchtEnv(gym.Env):
 
     def __init__(self, players: int = 2, taucher: bool = False, short_game: bool = False,
                  meter: str | Sequence[int] = "normal", reward: str = "win",
-                 illegal_action: str = "terminate", render_mode: str | None = None):
+                 illegal_action: str = "terminate", render_mode: str | None = None,
+                 **unknown: Any):
+        if unknown:  # a ValueError naming it, like every other bad argument, not a TypeError
+            _reject_unknown_arguments(unknown)
         self.config = GameConfig.make(players, taucher, short_game, meter)
         _check_choice("reward", reward, REWARD_SCHEMES)
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
@@ -121,6 +126,13 @@ class InselfluchtEnv(gym.Env):
         return encode_observation(state), reward, state.outcome is not None, False, self._info()
 
     def render(self):
+        if self.render_mode is None:  # as Gymnasium's own environments (e.g. CartPole) do
+            env_id = self.spec.id if self.spec is not None else "Inselflucht-v0"
+            gym.logger.warn(
+                "You are calling render method without specifying any render mode. "
+                "You can specify the render_mode at initialization, "
+                f'e.g. gym.make("{env_id}", render_mode="ansi")')
+            return None
         state = self._require_state()
         if self.render_mode == "rgb_array":
             from .render_image import render_rgb
@@ -188,8 +200,8 @@ class InselfluchtEnv(gym.Env):
     def _progress(self) -> tuple[int, int, int]:
         """Public counts that the shaped reward pays for: lifted, kings seen, useful salvage."""
         state = self._state
-        _, king_unseen = unseen_cards(state)
-        useful = sum(1 for hand in state.salvage for c in hand if not state.lifted[c // 5])
+        _, king_unseen = unseen_by_suit(state)
+        useful = sum(1 for hand in state.salvage for c in hand if not state.lifted[suit_of(c)])
         return sum(state.lifted), 4 - sum(king_unseen), useful
 
     def _reward(self, before: tuple[int, int, int] | None) -> float:
@@ -207,6 +219,14 @@ class InselfluchtEnv(gym.Env):
 def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise ValueError(f"{name}={value!r} is not allowed: expected one of {list(allowed)}")
+
+
+def _reject_unknown_arguments(unknown: dict[str, Any]) -> None:
+    allowed = [name for name, p in inspect.signature(InselfluchtEnv.__init__).parameters.items()
+               if name != "self" and p.kind is not p.VAR_KEYWORD]
+    names = ", ".join(repr(name) for name in sorted(unknown))
+    raise ValueError(f"unknown argument{'s' if len(unknown) > 1 else ''} {names} for "
+                     f"Inselflucht-v0: the allowed arguments are {', '.join(allowed)}")
 
 
 def _action_to_index(action: Any) -> int:

@@ -16,9 +16,11 @@ Optional dependency: ``pip install .[pettingzoo]``. Usage, as for PettingZoo cla
   (``State.decider``): the active figure, or during an escape (R5.5) the figure on the
   sinking place, even inside another figure's flood phase.
 * Observations ``{"observation": Box(0, 1, (504,), float32), "action_mask": Box(0, 1,
-  (36,), int8)}``. The observation is the ``Inselflucht-v0`` encoding seen from the
-  agent's own seat (seat 0 = that figure); the mask is all zeros for agents not on turn
-  and once the game is over.
+  (36,), int8)}``. The observation is ``encode_observation(state, figure)``: the
+  ``Inselflucht-v0`` encoding from the agent's own seat (seat 0 = that figure; for the
+  decider exactly what ``Inselflucht-v0`` returns). ``observation.py`` says what the
+  slices mean for an agent that is not deciding. The mask is all zeros for agents not on
+  turn and once the game is over.
 * Rewards: the team reward of ``Inselflucht-v0`` (``reward="win"`` or ``"shaped"``) goes
   to every agent. An illegal action (not in the mask) ends the game for all, as in
   PettingZoo classic, but cooperatively: every agent gets ``illegal_reward`` (-1) and
@@ -57,47 +59,13 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
                       ) from err
 
 from . import actions as A
-from .engine import GIVE, State
+from .engine import State
 from .env import InselfluchtEnv
-from .observation import MAX_FIGURES, OBSERVATION_LAYOUT, OBSERVATION_SIZE, encode_observation
+from .observation import MAX_FIGURES, OBSERVATION_SIZE, encode_observation
 from .replay import Replay, ReplayRecorder
 from .scenario import OPTION_KEYS
 
 STATE_SIZE = OBSERVATION_SIZE + 2 * MAX_FIGURES
-_GIVE_RECEIVER = OBSERVATION_LAYOUT["give_receiver"][0]
-_PENDING = OBSERVATION_LAYOUT["pending"][0]
-
-
-class _Seat:
-    """A read-only view of a state whose ``decider`` is another figure (for its seat)."""
-
-    __slots__ = ("_state", "decider")
-
-    def __init__(self, state: State, figure: int):
-        self._state = state
-        self.decider = figure
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._state, name)
-
-
-def observe_from(state: State, figure: int) -> np.ndarray:
-    """The ``Inselflucht-v0`` observation from ``figure``'s seat (seat 0 = that figure).
-
-    For the decider this is exactly ``encode_observation(state)``. For another figure the
-    receiver of a pending give is encoded relative to it; when that figure is itself the
-    receiver, the ``give_receiver`` slice stays zero.
-    """
-    if figure == state.decider:
-        return encode_observation(state)
-    obs = encode_observation(_Seat(state, figure))  # type: ignore[arg-type]
-    pend = state.pending
-    if pend is not None and pend[0] == GIVE and pend[2] == figure:
-        # encode_observation wrote the receiver at offset -1 of give_receiver, which is the
-        # last "pending" one-hot slot (escape): a give is pending, so that slot must be 0.
-        obs[_GIVE_RECEIVER - 1] = 0.0
-        assert _GIVE_RECEIVER - 1 == _PENDING + 3
-    return obs
 
 
 def env(**kwargs: Any) -> "wrappers.OrderEnforcingWrapper":
@@ -126,11 +94,10 @@ class InselfluchtAEC(AECEnv, EzPickle):
                           meter=meter, reward=reward, render_mode=render_mode,
                           illegal_reward=illegal_reward)
         super().__init__()
-        self._env = ReplayRecorder(InselfluchtEnv(
+        self._game = InselfluchtEnv(
             players=players, taucher=taucher, short_game=short_game, meter=meter,
-            reward=reward, illegal_action="terminate", render_mode=render_mode),
-            meta={"source": "pettingzoo"})
-        self._game = self._env.unwrapped
+            reward=reward, illegal_action="terminate", render_mode=render_mode)
+        self._env = ReplayRecorder(self._game, meta={"source": "pettingzoo"})
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
         n = self._game.config.figures
@@ -212,7 +179,7 @@ class InselfluchtAEC(AECEnv, EzPickle):
         mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
         if self._outcome is None and agent == self.agent_selection:
             mask[state.legal_actions()] = 1
-        return {"observation": observe_from(state, figure), "action_mask": mask}
+        return {"observation": encode_observation(state, figure), "action_mask": mask}
 
     def state(self) -> np.ndarray:
         """Public global view: figure 0's observation, one-hot decider, one-hot active figure."""
@@ -220,7 +187,7 @@ class InselfluchtAEC(AECEnv, EzPickle):
         extra = np.zeros(2 * MAX_FIGURES, dtype=np.float32)
         extra[state.decider] = 1.0
         extra[MAX_FIGURES + state.active] = 1.0
-        return np.concatenate([observe_from(state, 0), extra])
+        return np.concatenate([encode_observation(state, 0), extra])
 
     def render(self):
         if self.render_mode is None:
@@ -252,10 +219,6 @@ class InselfluchtAEC(AECEnv, EzPickle):
     def describe(self) -> dict[str, Any]:
         return self._game.describe()
 
-    @staticmethod
-    def agent_of(figure: int) -> str:
-        return f"figure_{figure}"
-
     def legal_action_names(self) -> list[str]:
         return [A.ACTION_NAMES[i] for i in self._game.game_state.legal_actions()] \
             if self._outcome is None else []
@@ -272,7 +235,7 @@ class InselfluchtAEC(AECEnv, EzPickle):
         return {a: dict(base) for a in self.agents}
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        return str(self.metadata["name"])
 
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:
@@ -295,4 +258,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["REGISTRY_ID", "InselfluchtAEC", "STATE_SIZE", "env", "observe_from", "raw_env"]
+__all__ = ["REGISTRY_ID", "InselfluchtAEC", "STATE_SIZE", "env", "raw_env"]

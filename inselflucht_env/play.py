@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import builtins
-import os
 import re
 import sys
 from typing import Any, Callable, Mapping, Sequence, TextIO
@@ -26,9 +25,10 @@ from typing import Any, Callable, Mapping, Sequence, TextIO
 import numpy as np
 
 from .actions import ACTION_NAMES, N_ACTIONS
-from .cards import parse, symbol
+from .agents import make_agent
 from .config import METER_PRESETS
 from .env import InselfluchtEnv
+from .narrate import public_events
 from .public import describe
 from .replay import ReplayRecorder
 
@@ -143,50 +143,9 @@ def legal_listing(legal: Sequence[int]) -> list[str]:
     return lines
 
 
-def _events(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """Public changes between two ``describe`` dicts, as short lines (floods, reveals...)."""
-    out = []
-    salvaged_now = {c for hand in after["salvage"] for c in hand}
-    salvaged_before = {c for hand in before["salvage"] for c in hand}
-    for r, (row_b, row_a) in enumerate(zip(before["places"], after["places"]), start=1):
-        for c, (pb, pa) in enumerate(zip(row_b, row_a), start=1):
-            if pb["state"] == pa["state"]:
-                continue
-            code = pa["card"] or pb["card"]
-            card = symbol(parse(code)) + " " if code else ""
-            where = f"({c},{r})"
-            sb, sa = pb["state"], pa["state"]
-            if sa == "sea":
-                if code and code in salvaged_now - salvaged_before:
-                    text = f"{card}at {where} salvaged"
-                else:
-                    text = f"{card}at {where} sank" if code else f"{where} sank"
-            elif sb == "hidden" and sa == "dry":
-                text = f"{card}revealed at {where}"
-            elif sb == "hidden" and sa == "flooded":
-                text = f"{card}revealed at {where} by the flood, flooded"
-            elif sa == "flooded":
-                text = f"{card}at {where} flooded"
-            elif sb == "flooded" and sa == "dry":
-                text = f"{card}at {where} shored up"
-            else:
-                text = f"{card}at {where}: {sb} -> {sa}"
-            out.append(text)
-    for f, (pb, pa) in enumerate(zip(before["figures"], after["figures"])):
-        if pb != pa:
-            out.append(f"figure {f} moves to ({pa[0]},{pa[1]})")
-    if after["water_level"] != before["water_level"] or len(after["meter"]) != len(before["meter"]):
-        out.append(f"the water rises: level {after['water_level']}")
-    return out
-
-
 def _make_agents(spec: str, figures: Sequence[int]) -> dict[int, Any]:
-    """One agent per figure from ``--teammate``; a checkpoint path must exist."""
-    from .agents import make_agent  # imported late: agents may pull in heavier modules
-
-    if spec not in ("random", "heuristic", "search") and not os.path.exists(spec):
-        raise ValueError(f"no such agent or checkpoint file: {spec!r} "
-                         "(use random, heuristic, search or a checkpoint path)")
+    """One agent per figure from ``--teammate`` (``agents.make_agent``: a name, a shipped
+    policy, a checkpoint folder); a bad spec is a ``ValueError`` naming it."""
     return {f: make_agent(spec) for f in figures}
 
 
@@ -254,7 +213,7 @@ def play_game(env_kwargs: Mapping[str, Any], humans: Sequence[int], agents: Mapp
             env.step(action)
             con.print(f"{label}: {ACTION_NAMES[action]}")
             after = describe(game.game_state)
-            for line in _events(before, after):
+            for line in public_events(before, after):
                 con.print(f"   {line}")
     except (Quit, KeyboardInterrupt) as why:
         con.print("")
@@ -320,12 +279,13 @@ def _meter_arg(text: str) -> str | list[int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m inselflucht_env.play",
+    p = argparse.ArgumentParser(prog="inselflucht-play",
                                 description="Play Inselflucht in the terminal with agent teammates.")
     p.add_argument("--players", type=int, default=2, help="1-4 (1 = solo, two figures; default 2)")
     p.add_argument("--teammate", default="heuristic",
-                   help="agent for the other figures: random, heuristic, search or a checkpoint "
-                        "path (default heuristic)")
+                   help="agent for the other figures: random, heuristic, novice, search, a "
+                        "shipped policy name (e.g. ppo_2p_normal) or a checkpoint folder "
+                        "(default heuristic)")
     p.add_argument("--human-figure", type=_figures_arg, default=None,
                    help="figure(s) you run: 0-3, a list like 0,2, or all "
                         "(default 0; solo: all)")

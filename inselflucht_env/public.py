@@ -1,25 +1,28 @@
 """The public view of a state (R9): what every player may know, as plain data.
 
-``describe`` is the JSON form used by tests, replays and users; ``unseen_cards`` is the
-public deduction of which island cards are still face down somewhere.
+``describe`` is the JSON form used by tests, replays and users. The public deductions live
+here once, for the observation, the renderers and the agents alike: ``seen_cards`` and its
+views ``unseen_cards`` (which island cards are still face down somewhere) and
+``unseen_by_suit`` (the same per suit), and ``floods_to_go`` (how long the island lasts).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .board import N_PLACES, SIZE, column_row
-from .cards import KING, N_LAND, SUITS, code
-from .engine import ESCAPE, GIVE, HIDDEN, PLACE_STATES, SEA, State
+from .board import SIZE, column_row, place
+from .cards import ISLAND_CARDS, SUITS, code, is_king, is_land, suit_of
+from .config import FLOODS_PER_PASS
+from .engine import DRY, FLOODED, HIDDEN, PLACE_STATES, SEA, Escape, Give, State
 
 
 def describe(state: State) -> dict[str, Any]:
     """A JSON-serialisable dict of the public state; hidden cards show as ``None``."""
     places = []
-    for r in range(SIZE):
+    for r in range(1, SIZE + 1):
         row = []
-        for c in range(SIZE):
-            p = r * SIZE + c
+        for c in range(1, SIZE + 1):
+            p = place(c, r)
             st = state.status[p]
             shown = st != HIDDEN and st != SEA
             row.append({"state": PLACE_STATES[st], "card": code(state.card[p]) if shown else None})
@@ -53,34 +56,53 @@ def piles(state: State) -> dict[str, Any]:
 
 
 def describe_pending(state: State) -> dict[str, Any] | None:
+    """The pending sub-decision (R4.6 give, R4.7 short-suit lift, R5.5 escape) as JSON data."""
     pend = state.pending
     if pend is None:
         return None
-    kind = pend[0]
-    if kind == ESCAPE:
-        return {"kind": "escape", "figure": pend[1], "from": list(column_row(pend[2]))}
-    if kind == GIVE:
-        return {"kind": "give", "figure": pend[1], "receiver": pend[2], "given": pend[3]}
-    return {"kind": "lift", "figure": pend[1], "suit": SUITS[pend[2]], "chosen": pend[3],
-            "needed": state.config.cards_per_treasure + 1}
+    if isinstance(pend, Escape):
+        return {"kind": "escape", "figure": pend.figure, "from": list(column_row(pend.place))}
+    if isinstance(pend, Give):
+        return {"kind": "give", "figure": pend.figure, "receiver": pend.receiver,
+                "given": pend.given}
+    return {"kind": "lift", "figure": pend.figure, "suit": SUITS[pend.suit],
+            "chosen": pend.chosen, "needed": state.config.cards_per_treasure + 1}
 
 
-def unseen_cards(state: State) -> tuple[list[int], list[bool]]:
-    """Per suit: land cards never seen, and whether the king is still unseen.
+def seen_cards(state: State) -> set[int]:
+    """Every card the players have seen (R9): face up on the island, in a salvage, under a
+    king, set aside or in the box. The one deduction behind ``unseen_cards`` and
+    ``unseen_by_suit``; it never reads a hidden card."""
+    st = state.status
+    seen = {c for c, x in zip(state.card, st) if x == DRY or x == FLOODED}
+    seen.update(*state.salvage, *state.under_king, state.box, state.set_aside)
+    return seen
 
-    Deduced only from public facts (face-up places, salvage, cards under kings, the box),
-    never from the identity of a hidden card.
+
+def unseen_cards(state: State) -> list[int]:
+    """The island cards lying face down somewhere, ascending: one per hidden place (R9).
+
+    Every island card is face up, in a salvage, under a king, set aside or in the box
+    (``seen_cards``), or else on a hidden place.
     """
-    land = [5, 5, 5, 5]
-    king = [True] * 4
-    seen = [state.card[p] for p in range(N_PLACES) if state.status[p] != HIDDEN
-            and state.status[p] != SEA]
-    seen += [c for hand in state.salvage for c in hand]
-    seen += [c for pile in state.under_king for c in pile]
-    seen += state.box + state.set_aside
-    for c in seen:
-        if c < N_LAND:
-            land[c // 5] -= 1
-        elif c < KING + 4:
-            king[c - KING] = False
-    return land, king
+    seen = seen_cards(state)
+    return [c for c in ISLAND_CARDS if c not in seen]
+
+
+# Per suit: its land cards, and its king (for ``unseen_by_suit``, run on every env step).
+_LAND_OF_SUIT = tuple(frozenset(c for c in ISLAND_CARDS if is_land(c) and suit_of(c) == s)
+                      for s in range(4))
+_KING_OF_SUIT = tuple(next(c for c in ISLAND_CARDS if is_king(c) and suit_of(c) == s)
+                      for s in range(4))
+
+
+def unseen_by_suit(state: State) -> tuple[list[int], list[bool]]:
+    """Per suit: how many land cards are unseen, and whether the king is (``seen_cards``)."""
+    seen = seen_cards(state)
+    return ([len(land) - len(seen & land) for land in _LAND_OF_SUIT],
+            [king not in seen for king in _KING_OF_SUIT])
+
+
+def floods_to_go(state: State) -> int:
+    """Floods the island still takes; the last of them is the L6 loss (R5.4)."""
+    return FLOODS_PER_PASS - len(state.col_discard) + FLOODS_PER_PASS * (len(state.meter) - 1)

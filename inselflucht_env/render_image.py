@@ -25,10 +25,10 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .board import SIZE, column_row
-from .cards import HELICOPTER, KING, suit_of
-from .config import FLOODS_PER_PASS
-from .engine import ESCAPE, FLOODED, GIVE, HIDDEN, SEA, State
+from .board import N_PLACES, SIZE, column_row
+from .cards import HELICOPTER, code, is_king, suit_of
+from .engine import FLOODED, HIDDEN, SEA, Escape, Give, State
+from .public import floods_to_go
 
 WIDTH, HEIGHT = 720, 480
 SHAPE = (HEIGHT, WIDTH, 3)
@@ -78,7 +78,7 @@ OUTCOME_TEXT = {
 
 # ---------------------------------------------------------------------- fonts
 @lru_cache(maxsize=None)
-def _font(size: int) -> ImageFont.ImageFont:
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     """Pillow's built-in font; scalable where Pillow has FreeType (Pillow >= 10.1)."""
     try:
         return ImageFont.load_default(size=size)
@@ -154,7 +154,7 @@ def _waves(draw: ImageDraw.ImageDraw, x0: float, y0: float, x1: float, y1: float
 
 
 def _down(img: Image.Image) -> Image.Image:
-    return img.resize((img.width // SS, img.height // SS), Image.LANCZOS)
+    return img.resize((img.width // SS, img.height // SS), Image.Resampling.LANCZOS)
 
 
 # ---------------------------------------------------------------------- sprites
@@ -169,7 +169,7 @@ def _card_sprite(card: int, flooded: bool, lifted: bool) -> Image.Image:
     W, H = w * SS, h * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    king = KING <= card < HELICOPTER
+    king = is_king(card)
     if flooded:
         face, edge, ew = FLOOD_FACE, FLOOD_EDGE, 2 * SS
     elif king:
@@ -199,7 +199,7 @@ def _card_sprite(card: int, flooded: bool, lifted: bool) -> Image.Image:
         return _down(img)
     ink = _ink(card)
     suit = suit_of(card)
-    rank = "K" if king else str(card % 5 + 6)
+    rank = code(card)[:-1]  # "K" or 6-10: the code without its suit letter
     _text(d, (5 * SS, 3 * SS), rank, 14 * SS, ink)
     _suit_shape(d, suit, 5 * SS + 5 * SS, 25 * SS, 5 * SS, ink)
     if king:
@@ -276,7 +276,7 @@ def _mini_card(card: int) -> Image.Image:
     d.rounded_rectangle([0, 0, W - 1, H - 1], radius=3 * SS, fill=CARD_FACE, outline=CARD_EDGE,
                         width=SS)
     ink = _ink(card)
-    rank = "K" if KING <= card < HELICOPTER else str(card % 5 + 6)
+    rank = code(card)[:-1]  # "K" or 6-10: the code without its suit letter
     _text(d, (W / 2, 7 * SS), rank, 10 * SS, ink, anchor="mm")
     _suit_shape(d, suit_of(card), W / 2, 17 * SS, 4.5 * SS, ink)
     return _down(img)
@@ -336,7 +336,7 @@ def _cell_centre(p: int) -> tuple[float, float]:
 
 def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
     over = state.outcome is not None
-    for p in range(SIZE * SIZE):
+    for p in range(N_PLACES):
         cx, cy = _cell_centre(p)
         st = state.status[p]
         if st == SEA:
@@ -345,12 +345,12 @@ def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
             _paste(img, _back_sprite(), cx, cy - 3)
         else:
             card = state.card[p]
-            lifted = KING <= card < HELICOPTER and state.lifted[card - KING]
+            lifted = is_king(card) and state.lifted[suit_of(card)]
             sprite = _card_sprite(card, st == FLOODED, lifted)
             _paste(img, sprite, cx, cy - (8 if st == FLOODED else 3))
     pend = state.pending
-    if pend is not None and pend[0] == ESCAPE and not over:  # the sinking place
-        cx, cy = _cell_centre(pend[2])
+    if isinstance(pend, Escape) and not over:  # the sinking place
+        cx, cy = _cell_centre(pend.place)
         h = CELL / 2 - 3
         d.rectangle([cx - h, cy - h, cx + h, cy + h], outline=(255, 225, 40), width=3)
     decider = state.decider if not over else -1
@@ -380,7 +380,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
     _text(d, (x0, y), f"Turn {state.turn}", 15, ink)
     if over:
         status = "game over"
-    elif state.pending is not None and state.pending[0] == ESCAPE:
+    elif isinstance(state.pending, Escape):
         status = f"figure {state.decider} escapes"
     elif state.in_flood:
         status = f"flood: {state.floods_left} to draw"
@@ -420,7 +420,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
             d.rectangle(box, fill=(255, 255, 255), outline=ink)
             _text(d, (bx + (bw - 3) / 2, y + 11), str(v), 12, ink, anchor="mm")
     y += 27
-    left = FLOODS_PER_PASS - len(state.col_discard) + FLOODS_PER_PASS * (len(state.meter) - 1)
+    left = floods_to_go(state)
     _text(d, (x0, y), f"floods until the island drowns: {left}", 11, ink)
 
     # flood cards of this pass: drawn ones dark with their order, the rest still due
@@ -497,20 +497,21 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
     yb = HEIGHT - 52
     pend = state.pending
     if over:
-        title, sub = OUTCOME_TEXT.get(state.outcome, ("ENDED", str(state.outcome)))
+        title, sub = OUTCOME_TEXT.get(str(state.outcome), ("ENDED", str(state.outcome)))
         fill = WIN_FILL if state.outcome == "win" else LOSS_FILL
         d.rounded_rectangle([x0 - 4, yb, x1 + 4, yb + 38], radius=6, fill=fill)
         _text(d, ((x0 + x1) / 2, yb + 12), title, 16, (255, 255, 255), anchor="mm")
         _text(d, ((x0 + x1) / 2, yb + 29), sub, 11, (255, 255, 255), anchor="mm")
     elif pend is not None:
-        if pend[0] == ESCAPE:
-            c, r = column_row(pend[2])
-            title, sub = f"figure {pend[1]}: escape!", f"swim from column {c}, row {r}"
-        elif pend[0] == GIVE:
-            title, sub = f"figure {pend[1]} gives to {pend[2]}", f"{pend[3]} card(s) given so far"
+        if isinstance(pend, Escape):
+            c, r = column_row(pend.place)
+            title, sub = f"figure {pend.figure}: escape!", f"swim from column {c}, row {r}"
+        elif isinstance(pend, Give):
+            title = f"figure {pend.figure} gives to {pend.receiver}"
+            sub = f"{pend.given} card(s) given so far"
         else:
-            title = f"figure {pend[1]} lifts a treasure"
-            sub = f"short suit: {pend[3]} of {n + 1} cards chosen"
+            title = f"figure {pend.figure} lifts a treasure"
+            sub = f"short suit: {pend.chosen} of {n + 1} cards chosen"
         d.rounded_rectangle([x0 - 4, yb, x1 + 4, yb + 38], radius=6, fill=PENDING_FILL)
         _text(d, ((x0 + x1) / 2, yb + 12), title, 14, (255, 255, 255), anchor="mm")
         _text(d, ((x0 + x1) / 2, yb + 29), sub, 11, (255, 255, 255), anchor="mm")

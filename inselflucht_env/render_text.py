@@ -19,10 +19,10 @@ while another is active (an escape, R5.5).
 
 from __future__ import annotations
 
-from .board import SIZE, column_row
-from .cards import HELICOPTER, KING, SUIT_SYMBOLS, suit_of, symbol
-from .config import FLOODS_PER_PASS
-from .engine import DRY, ESCAPE, GIVE, HIDDEN, SEA, State
+from .board import SIZE, column_row, place
+from .cards import HELICOPTER, SUIT_SYMBOLS, is_king, suit_of, symbol
+from .engine import DRY, HIDDEN, SEA, Escape, Give, State
+from .public import floods_to_go
 
 CELL = 9  # inner width of a grid cell
 WIDTH = 80  # no line is longer
@@ -89,7 +89,7 @@ def _card_code(card: int) -> str:
 
 def _card_text(state: State, card: int) -> str:
     text = symbol(card)
-    if KING <= card < HELICOPTER and state.lifted[card - KING]:
+    if is_king(card) and state.lifted[suit_of(card)]:
         text += "*"
     return text
 
@@ -164,7 +164,7 @@ def render_ansi(state: State, colour: bool = False) -> str:
     # ---------------------------------------------------------------- header
     if state.outcome is not None:
         status = "game over"
-    elif state.pending is not None and state.pending[0] == ESCAPE:
+    elif isinstance(state.pending, Escape):
         status = f"figure {state.decider} must escape"
     elif state.in_flood:
         status = f"flood phase, {state.floods_left} flood(s) still to draw"
@@ -177,7 +177,7 @@ def render_ansi(state: State, colour: bool = False) -> str:
     out.append("    " + "".join(str(c).center(CELL + 1) for c in range(1, SIZE + 1)))
     out.append(sep)
     for r in range(SIZE):
-        cells = [_place_segs(state, r * SIZE + c) for c in range(SIZE)]
+        cells = [_place_segs(state, place(c, r + 1)) for c in range(1, SIZE + 1)]
         for k, label in ((0, f"{r + 1:>3} "), (1, "    ")):
             segs: list[Seg] = [(label, "")]
             for cell in cells:
@@ -188,12 +188,10 @@ def render_ansi(state: State, colour: bool = False) -> str:
         out.append(sep)
 
     # ---------------------------------------------------------------- water
-    meter = state.meter
-    floods_to_end = FLOODS_PER_PASS - len(state.col_discard) + FLOODS_PER_PASS * (len(meter) - 1)
-    rest = " ".join(str(v) for v in meter[1:]) or "none (last card)"
+    rest = " ".join(str(v) for v in state.meter[1:]) or "none (last card)"
     out.append(_paint([("Water level ", ""), (str(state.water_level), _SEA + ";1"),
                        (f"   meter still to come: {rest}", "")], colour))
-    out.append(f"  floods left before the island drowns (L6): {floods_to_end}")
+    out.append(f"  floods left before the island drowns (L6): {floods_to_go(state)}")
 
     # ---------------------------------------------------------------- flood discards
     cols, rows = state.col_discard, state.row_discard
@@ -239,16 +237,16 @@ def render_ansi(state: State, colour: bool = False) -> str:
     # ---------------------------------------------------------------- pending / outcome
     pend = state.pending
     if pend is not None and state.outcome is None:
-        if pend[0] == ESCAPE:
-            c, r = column_row(pend[2])
-            text = (f"figure {pend[1]} must swim from column {c} row {r} "
+        if isinstance(pend, Escape):
+            c, r = column_row(pend.place)
+            text = (f"figure {pend.figure} must swim from column {c} row {r} "
                     "to a neighbouring field (diagonals allowed)")
-        elif pend[0] == GIVE:
-            text = (f"figure {pend[1]} gives to figure {pend[2]}: {pend[3]} card(s) given; "
-                    "choose a suit or done")
+        elif isinstance(pend, Give):
+            text = (f"figure {pend.figure} gives to figure {pend.receiver}: {pend.given} "
+                    "card(s) given; choose a suit or done")
         else:
-            text = (f"figure {pend[1]} lifts the {SUIT_SYMBOLS[pend[2]]} treasure (short suit): "
-                    f"{pend[3]} of {n + 1} cards chosen")
+            text = (f"figure {pend.figure} lifts the {SUIT_SYMBOLS[pend.suit]} treasure "
+                    f"(short suit): {pend.chosen} of {n + 1} cards chosen")
         out.extend(_wrap("Pending: ", [[(w, _PENDING)] for w in text.split(" ")], colour, 9))
     if state.outcome is not None:
         text = OUTCOME_TEXT.get(state.outcome, f"ENDED: {state.outcome}")

@@ -10,8 +10,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .board import CENTRE, N_PLACES, SIZE
+from .board import CENTRE, N_PLACES, SIZE, column_row
 from .cards import HELICOPTER, NO_CARD, code, parse
+from .config import FLOODS_PER_PASS
 
 OPTION_KEYS = ("layout", "column_deck", "row_deck")
 
@@ -40,13 +41,14 @@ def parse_layout(layout: Any) -> list[int]:
             except ValueError as err:
                 raise ValueError(f"options['layout'] row {r} column {c}: {err}") from None
     for p, card in enumerate(cards):
+        c, r = column_row(p)
         if card == HELICOPTER and p != CENTRE:
-            raise ValueError(f"options['layout'] row {p // SIZE + 1} column {p % SIZE + 1}: "
+            raise ValueError(f"options['layout'] row {r} column {c}: "
                              "'JK' (the helicopter) must be in the centre (R2.1)")
         if card != NO_CARD and cards.index(card) != p:
-            first = cards.index(card)
-            raise ValueError(f"options['layout'] names {code(card)!r} twice: row {first // SIZE + 1} "
-                             f"column {first % SIZE + 1} and row {p // SIZE + 1} column {p % SIZE + 1}")
+            c1, r1 = column_row(cards.index(card))
+            raise ValueError(f"options['layout'] names {code(card)!r} twice: row {r1} "
+                             f"column {c1} and row {r} column {c}")
     if cards[CENTRE] != HELICOPTER:
         got = "?" if cards[CENTRE] == NO_CARD else code(cards[CENTRE])
         raise ValueError(f"options['layout'] row 3 column 3 must be 'JK' (the helicopter, R2.1), "
@@ -60,15 +62,16 @@ def parse_deck(name: str, deck: Any) -> list[list[int]]:
     if not isinstance(deck, (list, tuple, np.ndarray)):
         raise ValueError(f"options[{name!r}] must be a list of numbers 1-5, got {deck!r}")
     values = list(deck)
-    if len(values) % 5:
+    n = FLOODS_PER_PASS  # R5.3: both decks run out together after five floods
+    if len(values) % n:
         raise ValueError(f"options[{name!r}] must hold 5*k numbers (one permutation of 1-5 per "
                          f"pass), got {len(values)}")
     blocks = []
-    for k in range(0, len(values), 5):
-        block = values[k:k + 5]
+    for k in range(0, len(values), n):
+        block = values[k:k + n]
         if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in block) or \
-                sorted(block) != [1, 2, 3, 4, 5]:
-            raise ValueError(f"options[{name!r}] pass {k // 5 + 1} (positions {k + 1}-{k + 5}) "
+                sorted(block) != list(range(1, n + 1)):
+            raise ValueError(f"options[{name!r}] pass {k // n + 1} (positions {k + 1}-{k + n}) "
                              f"must be a permutation of 1-5, got {block!r}")
         blocks.append([int(v) for v in block])
     return blocks

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from inselflucht_env import actions as A
-from inselflucht_env.board import place
-from inselflucht_env.cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND, NO_CARD, code, parse
+from inselflucht_env.board import column_row, place
+from inselflucht_env.cards import HELICOPTER, ISLAND_CARDS, N_LAND, NO_CARD, code, parse, suit_of
 from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import DRY, FLOODED, HIDDEN, SEA, IllegalActionError, State
 from inselflucht_env.public import describe
@@ -115,8 +115,7 @@ class Game:
         return None if k == NO_CARD else code(k)
 
     def at(self, f: int) -> tuple[int, int]:
-        p = self.s.pos[f]
-        return p % 5 + 1, p // 5 + 1
+        return column_row(self.s.pos[f])
 
     def salvage(self, f: int) -> list[str]:
         return [code(c) for c in self.s.salvage[f]]
@@ -174,9 +173,9 @@ def sink(s: State, p: int) -> None:
     s.card[p] = NO_CARD
     if c < N_LAND:
         s.box.append(c)
-        s.remaining[c // 5] -= 1
+        s.remaining[suit_of(c)] -= 1
     else:
-        assert s.lifted[c - KING]
+        assert s.lifted[suit_of(c)]
         s.set_aside.append(c)
     s._legal = None
 
@@ -197,7 +196,7 @@ def hand(s: State, f: int, codes: Iterable[str]) -> None:
 def lift(s: State, king: str, codes: Iterable[str]) -> None:
     """Lift the treasure of ``king`` (e.g. "KC") with the named land cards, taken from the
     island (their places become sea), as a figure that salvaged them would (R4.7)."""
-    suit = parse(king) - KING
+    suit = suit_of(parse(king))
     assert not s.lifted[suit]
     for text in codes:
         c = parse(text)
@@ -206,7 +205,7 @@ def lift(s: State, king: str, codes: Iterable[str]) -> None:
         s.card[p] = NO_CARD
         s.status[p] = SEA
         s.under_king[suit].append(c)
-        s.remaining[c // 5] -= 1
+        s.remaining[suit_of(c)] -= 1
     s.lifted[suit] = True
     s._legal = None
 

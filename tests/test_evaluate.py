@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from train import evaluate as E
-from train.stats import difference_ci, half_width_games, mcnemar, wilson
+from inselflucht_env import evaluate as E
+from inselflucht_env.stats import difference_ci, half_width_games, mcnemar, wilson
 
 
 # ---------------------------------------------------------------- statistics on toy cases

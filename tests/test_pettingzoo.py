@@ -155,7 +155,7 @@ def test_escape_is_decided_by_the_sinking_figures_agent():
         play(f"figure_{(turn - 1) % 2}", "end_turn")
     play("figure_0", "end_turn")            # turn 7: flood (3,2) again: it sinks
     state = e.unwrapped.game_state
-    assert state.active == 0 and state.turn == 7 and state.pending[0] == "escape"
+    assert state.active == 0 and state.turn == 7 and state.pending.kind == "escape"
     assert e.agent_selection == "figure_1"  # the sinking figure's agent decides
     assert e.infos["figure_1"]["decider"] == "figure_1"
     assert not e.observe("figure_0")["action_mask"].any()
@@ -177,24 +177,27 @@ def test_off_turn_observation_is_from_the_agents_own_seat():
     seat0 = OBSERVATION_LAYOUT["figure_seat0"]
     for f in range(3):
         obs = e.observe(f"figure_{f}")["observation"]
+        np.testing.assert_array_equal(obs, encode_observation(state, f))  # the one observer
         plane = obs[seat0[0]:seat0[1]]
         assert plane[state.pos[f]] == 1.0 and plane.sum() == 1.0
     full = e.state()
-    np.testing.assert_array_equal(full[:504], iz.observe_from(state, 0))
+    np.testing.assert_array_equal(full[:504], encode_observation(state, 0))
     assert full[504 + state.decider] == 1.0 and full[508 + state.active] == 1.0
     assert full.sum() > 0 and full.dtype == np.float32
 
 
 def test_give_receiver_seat_is_consistent():
+    """Each agent's observation is the observer's from its own seat: the receiver of a
+    pending give is counted from the observer, and is all zero for the receiver itself."""
     from conftest import Game  # tests/ is on sys.path under pytest
 
     g = Game(players=3).hand(0, "6C", "7D")
     g.do("give:+1")                          # pending give 0 -> 1, two suits: a decision
-    assert g.s.pending[0] == "give" and g.s.decider == 0
+    assert g.s.pending.kind == "give" and g.s.pending.receiver == 1 and g.s.decider == 0
     pend = slice(*OBSERVATION_LAYOUT["pending"][:2])
     recv = slice(*OBSERVATION_LAYOUT["give_receiver"][:2])
     for f in range(3):
-        obs = iz.observe_from(g.s, f)
+        obs = encode_observation(g.s, f)
         assert list(obs[pend]) == [0, 1, 0, 0], f
         expected = [0, 0, 0]
         if f != 1:

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from conftest import island_cards, snapshot
 from inselflucht_env import actions as A
 from inselflucht_env.board import NEIGHBOUR
-from inselflucht_env.cards import KING, N_LAND
+from inselflucht_env.cards import KING, is_land, suit_of
 from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import OUTCOMES, SEA, IllegalActionError, State
+from inselflucht_env.engine import OUTCOMES, SEA, Escape, IllegalActionError, Lift, State
 
 CONFIGS = st.fixed_dictionaries({
     "players": st.integers(1, 4),
@@ -81,15 +81,15 @@ def check_invariants(s: State, prev_meter: list[int]) -> None:
     assert meter and meter == prev_meter[len(prev_meter) - len(meter):]  # R5.3: only shrinks
     assert tuple(meter) == s.config.meter[len(s.config.meter) - len(meter):]
     for suit in range(4):  # R6.2: 5 minus sunk and used, public
-        gone = sum(1 for c in s.box if c < N_LAND and c // 5 == suit)
-        gone += sum(1 for h in s.under_king for c in h if c // 5 == suit)
+        gone = sum(1 for c in s.box if is_land(c) and suit_of(c) == suit)
+        gone += sum(1 for h in s.under_king for c in h if suit_of(c) == suit)
         assert s.remaining[suit] == 5 - gone
-        lifting = s.pending is not None and s.pending[0] == "lift" and s.pending[2] == suit
+        lifting = isinstance(s.pending, Lift) and s.pending.suit == suit
         if not lifting:  # R4.7: n cards, or n + 1 for a short suit
             assert s.lifted[suit] == (len(s.under_king[suit]) >= s.config.cards_per_treasure)
     waiting = {f for f, _ in s.escapes}
-    if s.pending is not None and s.pending[0] == "escape":
-        waiting.add(s.pending[1])
+    if isinstance(s.pending, Escape):
+        waiting.add(s.pending.figure)
     for f, p in enumerate(s.pos):
         if s.outcome is None and f not in waiting:
             assert s.status[p] != SEA  # R3.2: figures stand on fields

@@ -10,7 +10,7 @@ import pytest
 from inselflucht_env.actions import action_index
 from inselflucht_env.cards import symbol
 from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import HIDDEN, SEA, State
+from inselflucht_env.engine import HIDDEN, SEA, Escape, Give, Lift, State
 from inselflucht_env.render_image import SHAPE, render_rgb
 from inselflucht_env.render_text import render_ansi
 from inselflucht_env.scenario import parse_options
@@ -119,8 +119,13 @@ def test_ansi_outcome_and_pending():
 
     state, rng = new_state()
     pending = state.clone()
-    pending.pending = ("give", 0, 1, 1)
-    assert "Pending: figure 0 gives to figure 1" in render_ansi(pending)
+    pending.pending = Give("give", figure=0, receiver=1, given=1)
+    assert "Pending: figure 0 gives to figure 1: 1 card(s) given" in render_ansi(pending)
+    pending.pending = Lift("lift", figure=0, suit=2, chosen=1)
+    assert "lifts the \u2665 treasure (short suit): 1 of 3 cards chosen" in render_ansi(pending)
+    pending.pending = Escape("escape", figure=1, place=0)
+    assert "figure 1 must swim from column 1 row 1" in render_ansi(pending)
+    assert render_rgb(pending).shape == SHAPE  # every pending kind draws
 
 
 # ---------------------------------------------------------------------- image

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game, island_cards
-from inselflucht_env.cards import parse
+from inselflucht_env.cards import is_land, parse, suit_of
 
 
 def deck(*places: tuple[int, int]) -> tuple[list[int], list[int]]:
@@ -62,8 +62,8 @@ def test_R6_2_short_suit_counts_island_and_salvage():
     g.put(0, 3, 1).do("lift")  # 6C, 7C go under KC
     assert g.s.remaining[0] == 1 and g.s.is_short(0)
     for suit in range(4):  # public: 5 minus sunk and used
-        sunk = sum(1 for c in g.s.box if c < 20 and c // 5 == suit)
-        used = sum(1 for h in g.s.under_king for c in h if c // 5 == suit)
+        sunk = sum(1 for c in g.s.box if is_land(c) and suit_of(c) == suit)
+        used = sum(1 for h in g.s.under_king for c in h if suit_of(c) == suit)
         assert g.s.remaining[suit] == 5 - sunk - used
     assert [g.s.is_short(s) for s in range(4)] == [True, False, False, False]
     short = Game(STANDARD, short_game=True).sink((1, 1), (2, 1), (4, 1), (5, 1))

@@ -174,7 +174,7 @@ def test_R5_5_several_figures_escape_in_turn_order_from_active_ruling():
     g.do("end_turn")
     order = []
     for name in ("escape:up", "escape:right", "escape:down-left"):
-        assert g.s.active == 1 and g.s.pending[0] == "escape"
+        assert g.s.active == 1 and g.s.pending.kind == "escape"
         order.append(g.s.decider)
         g.do(name)
     assert order == [1, 2, 0]

@@ -12,16 +12,17 @@ import json
 import numpy as np
 
 from conftest import STANDARD, Game, fill_layout
-from inselflucht_env.cards import code
+from inselflucht_env.board import place
+from inselflucht_env.cards import ISLAND_CARDS, code, is_king, is_land, suit_of
 from inselflucht_env.engine import HIDDEN
-from inselflucht_env.public import describe, piles, unseen_cards
+from inselflucht_env.public import describe, piles, unseen_by_suit, unseen_cards
 
 EXAMPLE = ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?", "? ? ? ? 6S"]
 
 
 def rows_of(cards: list[int]) -> list[str]:
     """Layout strings for 25 card ids."""
-    return [" ".join(code(c) for c in cards[r * 5:r * 5 + 5]) for r in range(5)]
+    return [" ".join(code(cards[place(c, r)]) for c in range(1, 6)) for r in range(1, 6)]
 
 
 def test_R9_describe_shows_no_hidden_card():
@@ -102,6 +103,7 @@ def test_R9_same_public_history_same_view_whatever_the_hidden_cards():
                 break
             assert describe(a.s) == describe(b.s)
             assert unseen_cards(a.s) == unseen_cards(b.s)
+            assert unseen_by_suit(a.s) == unseen_by_suit(b.s)
             assert a.s.legal_actions() == b.s.legal_actions()
             a.s.apply(action, a.rng)
             b.s.apply(action, b.rng)
@@ -133,16 +135,18 @@ def test_R9_unseen_cards_is_a_public_deduction():
     """R9: which cards are still unseen follows from the public facts only (face-up places,
     salvage, cards under kings, box), e.g. which kings are still unseen."""
     g = Game(EXAMPLE, [3, 2, 5, 1, 4], [1, 4, 5, 3, 2], fill=False)
-    assert unseen_cards(g.s) == ([5, 5, 5, 5], [True] * 4)
+    assert unseen_by_suit(g.s) == ([5, 5, 5, 5], [True] * 4)
+    assert unseen_cards(g.s) == list(ISLAND_CARDS)
     g.do("move:up", "move:up", "move:left", "move:down")  # 8H, KC, 7C, 10C
-    assert unseen_cards(g.s) == ([3, 5, 4, 5], [False, True, True, True])
+    assert unseen_by_suit(g.s) == ([3, 5, 4, 5], [False, True, True, True])
     g.do("move:up", "move:up", "shore:here", "move:right")  # 7S; flood reveals 9D
-    assert unseen_cards(g.s) == ([3, 4, 4, 4], [False, True, True, True])
+    assert unseen_by_suit(g.s) == ([3, 4, 4, 4], [False, True, True, True])
     g.do("salvage:up", "move:right", "salvage:left", "move:up")  # salvage stays seen
-    assert unseen_cards(g.s) == ([3, 4, 4, 3], [False, True, True, True])  # 6S flooded
+    assert unseen_by_suit(g.s) == ([3, 4, 4, 3], [False, True, True, True])  # 6S flooded
     hidden = [g.s.card[p] for p in range(25) if g.s.status[p] == HIDDEN]
-    land, kings = unseen_cards(g.s)
+    assert unseen_cards(g.s) == sorted(hidden)  # one card per hidden place, ascending
+    land, kings = unseen_by_suit(g.s)
     assert sum(land) + sum(kings) == len(hidden)
     for suit in range(4):
-        assert land[suit] == sum(1 for c in hidden if c < 20 and c // 5 == suit)
-        assert kings[suit] == (20 + suit in hidden)
+        assert land[suit] == sum(1 for c in hidden if is_land(c) and suit_of(c) == suit)
+        assert kings[suit] == any(is_king(c) and suit_of(c) == suit for c in hidden)

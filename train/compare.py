@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from train.stats import difference_ci, mcnemar, wilson
+from inselflucht_env.stats import difference_ci, mcnemar, wilson
 
 SETTINGS = ("players", "meter", "taucher", "short_game")
 

@@ -1,12 +1,19 @@
 """Training configuration: a YAML file in the RL Baselines3 Zoo style, validated up front.
 
 Every key is known and typed here, so an unknown key or a bad value is an error naming it
-before any environment or network is built. ``--set a.b=value`` overrides parse as YAML.
+and what it allows, before any environment or network is built. ``--set section.key=value``
+overrides parse as YAML; the section may be left out when no other section has that key.
+
+Files and override values are read by PyYAML (YAML 1.1) with one change: floats follow
+YAML 1.2, so ``1e-4``, ``3e-5`` and ``1e5`` are numbers, not strings. An integer key takes
+a float only when it is whole (``total_timesteps: 1e5`` is 100000).
 """
 
 from __future__ import annotations
 
 import copy
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,10 +23,27 @@ import yaml
 from inselflucht_env.advice import ADVISORS
 from inselflucht_env.config import METER_PRESETS
 from inselflucht_env.env import REWARD_SCHEMES
+from inselflucht_env.errors import InputError
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError):
     """A configuration file or override that cannot be used; the message names the key."""
+
+
+class _Loader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that also resolves YAML 1.2 floats such as ``1e-4`` and ``1e5``."""
+
+
+# The YAML 1.2 core schema float. Integers match it too, but SafeLoader's int resolver is
+# tried first (resolvers are tried in the order they were added), so they stay ints.
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$"),
+    list("-+.0123456789"))
+
+
+def _yaml(text: str) -> Any:
+    return yaml.load(text, Loader=_Loader)
 
 
 @dataclass(frozen=True)
@@ -29,44 +53,105 @@ class Key:
     types: tuple[type, ...]
     default: Any
     help: str
-    check: Any = None  # callable(value) -> error text or None
+    check: Any = None  # callable(value) -> error text or None; ``.allowed`` describes it
 
 
-def _positive(v):
-    return None if v > 0 else "must be > 0"
+def _is_int(v: Any) -> bool:
+    """An int proper: ``bool`` is an ``int`` subclass in Python, but ``true`` is no number."""
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _fraction(v):
-    return None if 0 <= v <= 1 else "must be within [0, 1]"
+def _whole(v: Any) -> Any:
+    """An integral float (``1e5`` as YAML reads it) as an int; anything else unchanged."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+def _rule(allowed: str, ok) -> Any:
+    """A check: ``ok(value)`` true or the text "must be <allowed>"."""
+    def check(v):
+        return None if ok(v) else f"must be {allowed}"
+    check.allowed = allowed
+    return check
+
+
+_positive = _rule("> 0", lambda v: v > 0)
+_positive_finite = _rule("> 0 and finite", lambda v: 0 < v < math.inf)
+_non_negative = _rule(">= 0", lambda v: v >= 0)
+_fraction = _rule("within [0, 1]", lambda v: 0 <= v <= 1)
+_seed = _rule("within [0, 2**32 - 1]", lambda v: 0 <= v < 2 ** 32)
 
 
 def _choice(*allowed):
-    return lambda v: None if v in allowed else f"must be one of {list(allowed)}"
+    return _rule(f"one of {list(allowed)}", lambda v: v in allowed)
 
 
-def _meter(v):
-    if isinstance(v, str):
-        return None if v in METER_PRESETS else f"must be one of {sorted(METER_PRESETS)} or a list"
-    ok = isinstance(v, list) and v and all(isinstance(x, int) and 1 <= x <= 5 for x in v)
-    return None if ok else "must be a non-empty list of levels 1-5"
+_METER_ALLOWED = f"one of {sorted(METER_PRESETS)} or a non-empty list of integer levels 1-5"
+_meter = _rule(_METER_ALLOWED, lambda v: v in METER_PRESETS if isinstance(v, str) else (
+    isinstance(v, list) and bool(v) and all(_is_int(x) and 1 <= x <= 5 for x in v)))
+_net_arch = _rule("a non-empty list of positive integer layer sizes", lambda v: (
+    isinstance(v, list) and bool(v) and all(_is_int(x) and x > 0 for x in v)))
+_folder_name = _rule(
+    "a plain folder name (not empty, not '.' or '..', without '/', '\\', ':'), "
+    "e.g. ppo_2p_normal",
+    lambda v: bool(v.strip()) and v not in (".", "..") and not any(c in v for c in "/\\:\0"))
+
+_STAGE_GAME_KEYS = ("players", "taucher", "short_game", "meter")
+_STAGE = ("{until: timesteps, and any of players, taucher, short_game, meter; a missing one "
+          "is the env section's}")
 
 
-def _net_arch(v):
-    ok = isinstance(v, list) and v and all(isinstance(x, int) and x > 0 for x in v)
-    return None if ok else "must be a non-empty list of positive layer sizes"
+def _stage_problem(i: int, stage: Any, previous: int) -> str | None:
+    """What is wrong with stage ``i`` (``previous``: the last stage's ``until``), or None.
+
+    Each game key is checked as the ``env`` section's key of that name (``SCHEMA["env"]``).
+    """
+    if not isinstance(stage, dict):
+        return (f"has a bad stage {i} ({type(stage).__name__}): each stage must be a mapping "
+                f"{_STAGE}")
+    unknown = sorted(map(str, set(stage) - {"until", *_STAGE_GAME_KEYS}))
+    if unknown:
+        return (f"has a bad stage {i}: unknown key(s) {unknown}; a stage takes 'until' and "
+                f"any of {list(_STAGE_GAME_KEYS)}")
+    if "until" not in stage:
+        return f"has a bad stage {i}: 'until' is missing, {_STAGE}"
+    if not set(stage) & set(_STAGE_GAME_KEYS):
+        return (f"has a bad stage {i}: it changes nothing; name at least one of "
+                f"{list(_STAGE_GAME_KEYS)}")
+    until = stage["until"]
+    if not _is_int(until) or until <= 0:
+        return (f"has a bad stage {i}: 'until'={until!r} must be a positive whole number "
+                "of timesteps")
+    if until <= previous:
+        return (f"has a bad stage {i}: 'until'={until} must be greater than the previous "
+                f"stage's {previous} (stages run in order)")
+    for name in _STAGE_GAME_KEYS:
+        if name not in stage:
+            continue
+        key, value = SCHEMA["env"][name], stage[name]
+        allowed = getattr(key.check, "allowed", None)
+        if isinstance(value, bool) and bool not in key.types or not isinstance(value, key.types):
+            return (f"has a bad stage {i}: {name!r}={value!r} must be of type "
+                    f"{' or '.join(t.__name__ for t in key.types)}"
+                    f"{f' (allowed: {allowed})' if allowed else ''}")
+        problem = key.check(value) if key.check else None
+        if problem:
+            return f"has a bad stage {i}: {name!r}={value!r} {problem}"
+    return None
 
 
 def _stages(v):
     if not isinstance(v, list):
-        return "must be a list of {until: timesteps, meter: preset-or-list}"
+        return f"must be a list of stages {_STAGE}"
+    previous = 0
     for i, stage in enumerate(v):
-        if not isinstance(stage, dict) or set(stage) != {"until", "meter"}:
-            return f"stage {i} must have exactly the keys 'until' and 'meter'"
-        if not isinstance(stage["until"], int) or stage["until"] <= 0:
-            return f"stage {i}: 'until' must be a positive number of timesteps"
-        if _meter(stage["meter"]):
-            return f"stage {i}: 'meter' {_meter(stage['meter'])}"
+        problem = _stage_problem(i, stage, previous)
+        if problem:
+            return problem
+        previous = stage["until"]
     return None
+
+
+_stages.allowed = f"a list of stages {_STAGE} with increasing 'until'"
 
 
 SCHEMA: dict[str, dict[str, Key]] = {
@@ -79,12 +164,14 @@ SCHEMA: dict[str, dict[str, Key]] = {
                       _choice(*REWARD_SCHEMES)),
     },
     "curriculum": {
-        "stages": Key((list,), [], "meters to train on before the env's own meter, in order: "
-                      "[{until: timesteps, meter: ...}]", _stages),
+        "stages": Key((list,), [], "games to train on before the env section's, in order: "
+                      "[{until: timesteps, players: 2, taucher: true, short_game: true, "
+                      "meter: leicht}, ...]; each game key is optional (missing: the env "
+                      "section's)", _stages),
     },
     "pretrain": {
         "games": Key((int,), 0, "teacher games for behaviour cloning before PPO (0 = off)",
-                     lambda v: None if v >= 0 else "must be >= 0"),
+                     _non_negative),
         "teacher": Key((str,), "heuristic", "agent to imitate (inselflucht_env.agents)",
                        _choice("heuristic", "search", "random")),
         "dagger_teacher": Key((str,), "same", "agent that labels the DAgger states ('same' = "
@@ -92,11 +179,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
                               _choice("same", "heuristic", "search")),
         "epochs": Key((int,), 5, "passes over the teacher data", _positive),
         "batch_size": Key((int,), 1024, "minibatch size of behaviour cloning", _positive),
-        "learning_rate": Key((float, int), 1e-3, "Adam step size of behaviour cloning", _positive),
+        "learning_rate": Key((float, int), 1e-3, "Adam step size of behaviour cloning",
+                             _positive_finite),
         "workers": Key((int,), 2, "processes playing teacher games", _positive),
         "dagger_rounds": Key((int,), 0, "DAgger rounds after cloning: play the student, label "
-                             "its states with the teacher, refit", lambda v: None if v >= 0
-                             else "must be >= 0"),
+                             "its states with the teacher, refit", _non_negative),
         "dagger_games": Key((int,), 1000, "student games per DAgger round", _positive),
     },
     "training": {
@@ -104,22 +191,22 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "n_envs": Key((int,), 8, "parallel environments", _positive),
         "vec_env": Key((str,), "dummy", "dummy (one process) or subproc",
                        _choice("dummy", "subproc")),
-        "seed": Key((int,), 0, "seed of environments, network and sampling"),
+        "seed": Key((int,), 0, "seed of environments, network and sampling", _seed),
         "device": Key((str,), "cpu", "torch device", _choice("cpu", "cuda", "auto")),
         "torch_threads": Key((int,), 1, "torch CPU threads (1 is fastest for small nets "
                              "beside busy environment processes)", _positive),
     },
     "ppo": {
-        "learning_rate": Key((float, int), 3e-4, "Adam step size", _positive),
+        "learning_rate": Key((float, int), 3e-4, "Adam step size", _positive_finite),
         "n_steps": Key((int,), 256, "steps per environment per update", _positive),
         "batch_size": Key((int,), 512, "minibatch size", _positive),
         "n_epochs": Key((int,), 4, "passes over each rollout", _positive),
         "gamma": Key((float, int), 0.995, "discount", _fraction),
         "gae_lambda": Key((float, int), 0.95, "GAE lambda", _fraction),
-        "clip_range": Key((float, int), 0.2, "PPO clip", _positive),
+        "clip_range": Key((float, int), 0.2, "PPO clip", _positive_finite),
         "ent_coef": Key((float, int), 0.01, "entropy bonus", _fraction),
-        "vf_coef": Key((float, int), 0.5, "value loss weight", _positive),
-        "max_grad_norm": Key((float, int), 0.5, "gradient clipping", _positive),
+        "vf_coef": Key((float, int), 0.5, "value loss weight", _positive_finite),
+        "max_grad_norm": Key((float, int), 0.5, "gradient clipping", _positive_finite),
     },
     "policy": {
         "features": Key((str,), "board_cnn", "board_cnn (conv over the 5x5 planes) or mlp",
@@ -132,16 +219,19 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "eval": {
         "freq": Key((int,), 50_000, "evaluate every this many timesteps (0 = never)",
-                    lambda v: None if v >= 0 else "must be >= 0"),
+                    _non_negative),
         "episodes": Key((int,), 100, "episodes per evaluation (plain game, win reward)", _positive),
     },
     "output": {
         "run_dir": Key((str,), "runs", "folder that receives one sub-folder per run"),
-        "name": Key((str,), "ppo_2p_normal", "run name prefix"),
+        "name": Key((str,), "ppo_2p_normal", "run name prefix: a plain folder name inside "
+                    "run_dir", _folder_name),
         "checkpoint_freq": Key((int,), 100_000, "save a resumable model every this many steps",
                                _positive),
     },
 }
+
+_SECTIONS_TEXT = f"a mapping of sections {list(SCHEMA)}, e.g. 'training: {{n_envs: 8}}'"
 
 
 def defaults() -> dict[str, dict[str, Any]]:
@@ -149,61 +239,136 @@ def defaults() -> dict[str, dict[str, Any]]:
             for section, keys in SCHEMA.items()}
 
 
-def validate(raw: Any, source: str = "config") -> dict[str, dict[str, Any]]:
-    """A complete config (defaults filled in) or ``ConfigError`` naming the bad key."""
+def _convert(key: Key, value: Any) -> Any:
+    """Whole floats (``1e5``) as ints wherever the key wants integers; else ``value``."""
+    if key.types == (int,):
+        return _whole(value)
+    if key.check is _meter or key.check is _net_arch:
+        return [_whole(x) for x in value] if isinstance(value, list) else value
+    if key.check is _stages and isinstance(value, list):
+        return [_convert_stage(stage) for stage in value]
+    return value
+
+
+def _convert_stage(stage: Any) -> Any:
+    if not isinstance(stage, dict):
+        return stage
+    stage = dict(stage)
+    for name in ("until", "players"):
+        if name in stage:
+            stage[name] = _whole(stage[name])
+    if isinstance(stage.get("meter"), list):
+        stage["meter"] = [_whole(x) for x in stage["meter"]]
+    return stage
+
+
+def _check_value(section: str, name: str, value: Any, source: str) -> Any:
+    """``value`` for ``section.name`` (converted by ``_convert``) or ``ConfigError``."""
+    key = SCHEMA[section][name]
+    where = f"{source}: {section}.{name}={value!r}"
+    allowed = getattr(key.check, "allowed", None)
+    if key.types == (int,) and isinstance(value, float) and not value.is_integer():
+        raise ConfigError(f"{where} must be a whole number (of type int"
+                          f"{f', {allowed}' if allowed else ''}); a float such as 1e5 is "
+                          "taken only when it is whole")
+    value = _convert(key, value)
+    if isinstance(value, bool) and bool not in key.types or not isinstance(value, key.types):
+        raise ConfigError(f"{where} must be of type "
+                          f"{' or '.join(t.__name__ for t in key.types)}"
+                          f"{f' (allowed: {allowed})' if allowed else ''}")
+    problem = key.check(value) if key.check else None
+    if problem:
+        raise ConfigError(f"{where} {problem}")
+    return value
+
+
+def _check_sections(raw: Any, source: str) -> dict[str, dict[str, Any]]:
+    """The sections and keys of ``raw`` checked one by one (no defaults, no cross-checks)."""
     if raw is None:
-        raw = {}
+        raise ConfigError(f"{source}: the config is empty (or only comments or null); "
+                          f"it must be {_SECTIONS_TEXT}")
     if not isinstance(raw, dict):
-        raise ConfigError(f"{source}: the top level must be a mapping of sections {list(SCHEMA)}")
-    out = defaults()
+        raise ConfigError(f"{source}: the top level must be {_SECTIONS_TEXT}, "
+                          f"not {type(raw).__name__}")
+    out: dict[str, dict[str, Any]] = {}
     for section, values in raw.items():
         if section not in SCHEMA:
             raise ConfigError(f"{source}: unknown section {section!r}; known: {list(SCHEMA)}")
         if not isinstance(values, dict):
-            raise ConfigError(f"{source}: section {section!r} must be a mapping")
+            raise ConfigError(f"{source}: section {section!r} must be a mapping of its keys "
+                              f"{sorted(SCHEMA[section])}, not {values!r}")
+        out[section] = {}
         for name, value in values.items():
-            key = SCHEMA[section].get(name)
-            if key is None:
+            if name not in SCHEMA[section]:
                 raise ConfigError(f"{source}: unknown key {section}.{name}; known keys in "
                                   f"{section!r}: {sorted(SCHEMA[section])}")
-            if isinstance(value, bool) and bool not in key.types or \
-                    not isinstance(value, key.types):
-                raise ConfigError(f"{source}: {section}.{name}={value!r} must be of type "
-                                  f"{' or '.join(t.__name__ for t in key.types)}")
-            problem = key.check(value) if key.check else None
-            if problem:
-                raise ConfigError(f"{source}: {section}.{name}={value!r} {problem}")
-            out[section][name] = value
-    if out["ppo"]["batch_size"] > out["ppo"]["n_steps"] * out["training"]["n_envs"]:
-        raise ConfigError(f"{source}: ppo.batch_size must not exceed ppo.n_steps * training.n_envs")
+            out[section][name] = _check_value(section, name, value, source)
     return out
+
+
+def validate(raw: Any, source: str = "config") -> dict[str, dict[str, Any]]:
+    """A complete config (defaults filled in) or ``ConfigError`` naming the bad key."""
+    out = defaults()
+    for section, values in _check_sections(raw, source).items():
+        out[section].update(values)
+    batch, n_steps, n_envs = (out["ppo"]["batch_size"], out["ppo"]["n_steps"],
+                              out["training"]["n_envs"])
+    if batch > n_steps * n_envs:
+        raise ConfigError(f"{source}: ppo.batch_size={batch} must not exceed the rollout size "
+                          f"ppo.n_steps * training.n_envs = {n_steps} * {n_envs} = "
+                          f"{n_steps * n_envs}")
+    return out
+
+
+def _override_key(path: str, item: str) -> tuple[str, str]:
+    """The (section, key) that an override's ``path`` names, or ``ConfigError``."""
+    if "." in path:
+        section, name = path.split(".", 1)
+        if section not in SCHEMA:
+            raise ConfigError(f"--set {item}: unknown section {section!r}; known: "
+                              f"{list(SCHEMA)}")
+        if name not in SCHEMA[section]:
+            raise ConfigError(f"--set {item}: unknown key {section}.{name}; known keys in "
+                              f"{section!r}: {sorted(SCHEMA[section])}")
+        return section, name
+    sections = sorted(sec for sec, keys in SCHEMA.items() if path in keys)
+    if not sections:
+        known = sorted({name for keys in SCHEMA.values() for name in keys})
+        raise ConfigError(f"--set {item}: unknown key {path!r}; known keys (as key or "
+                          f"section.key): {known}")
+    if len(sections) > 1:
+        choices = [f"{sec}.{path}" for sec in sections]
+        raise ConfigError(f"--set {path} is ambiguous: use "
+                          f"{', '.join(choices[:-1])} or {choices[-1]}")
+    return sections[0], path
 
 
 def apply_overrides(raw: dict, overrides: list[str]) -> dict:
     """Apply ``key=value`` or ``section.key=value`` overrides (values parsed as YAML).
 
-    Key names are unique across sections, so the section may be left out.
+    The section may be left out only where the key name is in one section; names in several
+    (``batch_size`` and ``learning_rate`` are in both ``pretrain`` and ``ppo``) need it.
+    Each override is checked here, so that an error names the ``--set`` it comes from.
     """
     raw = copy.deepcopy(raw) if raw else {}
     for item in overrides:
         if "=" not in item:
-            raise ConfigError(f"override {item!r} must look like key=value, "
-                              "e.g. total_timesteps=200000 or ppo.learning_rate=1e-4")
+            raise ConfigError(f"--set {item}: an override must look like key=value or "
+                              "section.key=value, e.g. total_timesteps=200000 or "
+                              "ppo.learning_rate=1e-4")
         path, text = item.split("=", 1)
-        if "." in path:
-            section, name = path.split(".", 1)
-        else:
-            sections = [sec for sec, keys in SCHEMA.items() if path in keys]
-            if not sections:
-                raise ConfigError(f"override {item!r}: unknown key {path!r}")
-            section, name = sections[0], path
+        section, name = _override_key(path.strip(), item)
         try:
-            value = yaml.safe_load(text)
+            value = _yaml(text)
         except yaml.YAMLError as err:
-            raise ConfigError(f"override {item!r}: cannot parse the value: {err}") from None
+            raise ConfigError(f"--set {item}: cannot parse the value of {section}.{name} as "
+                              f"YAML: {err}") from None
+        value = _check_value(section, name, value, f"--set {item}")
         raw.setdefault(section, {})
         if not isinstance(raw[section], dict):
-            raise ConfigError(f"override {item!r}: section {section!r} is not a mapping")
+            raise ConfigError(f"--set {item}: section {section!r} of the config must be a "
+                              f"mapping of its keys {sorted(SCHEMA[section])}, not "
+                              f"{raw[section]!r}")
         raw[section][name] = value
     return raw
 
@@ -212,11 +377,17 @@ def load(path: str | Path, overrides: list[str] = ()) -> dict[str, dict[str, Any
     """Read, override and validate a YAML config file."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text())
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"config file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"config file {str(path)!r} cannot be read as UTF-8 text: "
+                          f"{err}") from None
+    try:
+        raw = _yaml(text)
     except yaml.YAMLError as err:
         raise ConfigError(f"{path}: not valid YAML: {err}") from None
-    if raw is not None and not isinstance(raw, dict):
-        raise ConfigError(f"{path}: the top level must be a mapping of sections {list(SCHEMA)}")
-    return validate(apply_overrides(raw or {}, list(overrides)), str(path))
+    raw = _check_sections(raw, str(path))
+    overrides = list(overrides)
+    source = f"{path} with the --set overrides" if overrides else str(path)
+    return validate(apply_overrides(raw, overrides), source)

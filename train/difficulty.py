@@ -31,8 +31,8 @@ from typing import Any
 
 from inselflucht_env.agents import NOVICE_EPSILON
 from inselflucht_env.config import GameConfig
-from train.evaluate import LOSS_CAUSES, run_episodes, summarize
-from train.stats import mcnemar
+from inselflucht_env.evaluate import LOSS_CAUSES, run_episodes, summarize
+from inselflucht_env.stats import mcnemar
 
 PLAYERS = (1, 2, 3, 4)
 METERS = ("leicht", "normal", "schwer")

@@ -19,12 +19,18 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
 
 from inselflucht_env.advice import AdviceWrapper
+from inselflucht_env.agents import make_agent
 from inselflucht_env.env import InselfluchtEnv
+from inselflucht_env.learned.checkpoint import save_checkpoint
+from inselflucht_env.learned.network import NetworkSpec
+from inselflucht_env.learned.policy import load_policy
+from train.seeds import TEACHER_SEEDS
 
 
 def make_env(env_kwargs: dict, advice: str = "none"):
@@ -36,7 +42,6 @@ def make_env(env_kwargs: dict, advice: str = "none"):
 def make_teacher(name: str):
     """The teacher agent; the search agent without its per-decision clock, so that its labels
     depend on the seeds only, not on how busy the machine is."""
-    from inselflucht_env.agents import make_agent
     return make_agent(name, seconds=1e9) if name == "search" else make_agent(name)
 
 
@@ -68,7 +73,7 @@ def _play(job: tuple[dict, str, str, int, int, float]) -> tuple[np.ndarray, ...]
 
 
 def collect(env_kwargs: dict, advice: str, teacher: str, games: int, gamma: float,
-            workers: int, seed_offset: int = 1_000_000) -> tuple[np.ndarray, ...]:
+            workers: int, seed_offset: int = TEACHER_SEEDS) -> tuple[np.ndarray, ...]:
     """Play ``games`` teacher games (seeds apart from evaluation seeds) in parallel."""
     chunk = max(1, games // (workers * 4))
     jobs = [(env_kwargs, advice, teacher, seed_offset + s,
@@ -83,11 +88,9 @@ def collect(env_kwargs: dict, advice: str, teacher: str, games: int, gamma: floa
 
 def _student_games(job: tuple[str, dict, str, str, int, int]) -> tuple[np.ndarray, ...]:
     """Play the student policy on seeds [start, stop); label each state with the teacher."""
-    model_path, env_kwargs, advice, teacher, start, stop = job
+    student_path, env_kwargs, advice, teacher, start, stop = job
     torch.set_num_threads(1)
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO.load(model_path, device="cpu")
+    student = load_policy(student_path)
     agent = make_teacher(teacher)
     env = make_env(env_kwargs, advice)
     obs_l, mask_l, act_l = [], [], []
@@ -100,17 +103,19 @@ def _student_games(job: tuple[str, dict, str, str, int, int]) -> tuple[np.ndarra
             obs_l.append(obs)
             mask_l.append(mask)
             act_l.append(agent.act(env.unwrapped.game_state, rng))
-            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
-            obs, _, done, _, info = env.step(int(action))
+            obs, _, done, _, info = env.step(student.predict_action(obs, mask))
     return np.asarray(obs_l, np.float32), np.asarray(mask_l, bool), np.asarray(act_l, np.int64)
 
 
-def dagger_round(model, env_kwargs: dict, advice: str, teacher: str, games: int,
-                 workers: int, seed_offset: int, scratch: str) -> tuple[np.ndarray, ...]:
-    """States the current student reaches in ``games`` games, with the teacher's labels."""
-    model.save(scratch)
+def dagger_round(network: torch.nn.Module, spec: NetworkSpec, env_kwargs: dict, advice: str,
+                 teacher: str, games: int, workers: int, seed_offset: int,
+                 scratch: Path) -> tuple[np.ndarray, ...]:
+    """States the current student reaches in ``games`` games, with the teacher's labels.
+
+    The student travels to the worker processes as a checkpoint folder ``scratch``."""
+    save_checkpoint(network, scratch, spec, {"purpose": "DAgger student"}, advice)
     chunk = max(1, games // (workers * 4))
-    jobs = [(scratch, env_kwargs, advice, teacher, seed_offset + s,
+    jobs = [(str(scratch), env_kwargs, advice, teacher, seed_offset + s,
              seed_offset + min(s + chunk, games)) for s in range(0, games, chunk)]
     with mp.get_context("spawn").Pool(workers) as pool:
         parts = pool.map(_student_games, jobs)

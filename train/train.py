@@ -1,21 +1,23 @@
 """Train a MaskablePPO team policy on Inselflucht-v0.
 
     python -m train.train --config configs/ppo_2p_normal.yaml [--set total_timesteps=200000]
-                          [--resume runs/<run>/checkpoints/model_100000_steps.zip]
+                          [--resume runs/<run>/checkpoints/step_100000]
+    python -m train.train --config configs/ppo_quick.yaml        # about a minute, no cloning
 
 One policy plays every figure: the observation is always from the deciding figure's seat.
 Read top to bottom: config -> run folder -> environments -> model -> callbacks -> learn ->
 save. Every run folder holds the resolved ``config.yaml``, TensorBoard logs (``tb/``),
-resumable checkpoints, the best model of the periodic masked evaluation, the policy
-right after behaviour cloning (``pretrained/``, if on) and the final policy, as checkpoint
-folders that ``train.enjoy``, ``train.evaluate`` and ``train.ship`` load.
+resumable checkpoints (``checkpoints/step_<N>/``, with the optimiser state), the best policy
+of the periodic masked evaluation (``best/``), the policy right after behaviour cloning
+(``pretrained/``, if on) and the final policy (``final/``): all in the safe checkpoint format
+(``inselflucht_env.learned.checkpoint``: safetensors + JSON, nothing is ever unpickled), so
+``train.enjoy``, ``train.evaluate``, ``train.ship`` and ``--resume`` load them safely.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
-import json
 import os
 import platform
 import time
@@ -25,27 +27,26 @@ from pathlib import Path
 import numpy as np
 import torch
 import yaml
+from safetensors.torch import load_model
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
-from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.save_util import load_from_zip_file
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
 from inselflucht_env.advice import AdviceWrapper, observation_size
+from inselflucht_env.cli import run
 from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import OUTCOMES
+from inselflucht_env.learned.checkpoint import (WEIGHTS_FILE, CheckpointError, load_optimizer,
+                                                read_metadata, save_checkpoint)
+from inselflucht_env.learned.network import NetworkSpec, policy_kwargs
 from train import config as cfg
-from train.checkpoint import save_checkpoint
-from train.features import BoardCNN
 from train.pretrain import behaviour_clone, collect, dagger_round
+from train.seeds import DAGGER_SEEDS, EVAL_SEEDS, TRAIN_SEEDS
 
 ENV_ID = "inselflucht_env:Inselflucht-v0"  # the module path also works in subprocesses
-# Deals never overlap: reports use seeds 0+, teacher games 1,000,000+, DAgger 2,000,000+,
-# ship's selection 5,000,000+ (train/pretrain.py, train/ship.py).
-TRAIN_SEEDS = 3_000_000
-EVAL_SEEDS = 4_000_000
 
 
 class OutcomeLogger(BaseCallback):
@@ -72,45 +73,124 @@ class OutcomeLogger(BaseCallback):
 
 
 class Curriculum(BaseCallback):
-    """Plays the configured meters in order until each stage's timestep, then the real one.
+    """Plays a ladder of games: stage ``i`` until its ``until`` timestep, then the env section.
 
-    The environments' game config is swapped (``set_config``); it takes effect at their next
-    reset.
+    A stage names any of ``players``, ``taucher``, ``short_game`` and ``meter``; the ones it
+    leaves out are the env section's. The environments' game config is swapped with
+    ``set_config`` (reached through any wrappers by ``env_method``) and takes effect at each
+    environment's next reset, so a game in progress ends under its old rules. The observation
+    is 504 numbers for any player count, so one network plays every stage. At the start of
+    training the environments are reset once more if stage 0 differs from the game they were
+    built with, so the first games already belong to stage 0. TensorBoard gets the stage index
+    (``curriculum/stage``; ``len(stages)`` = the env section), its player count and meter cards
+    at every rollout. The periodic evaluation always plays the env section (the target).
     """
+
+    GAME_KEYS = ("players", "taucher", "short_game", "meter")
 
     def __init__(self, stages: list[dict], env_kwargs: dict):
         super().__init__()
         self.stages = stages
         self.env_kwargs = env_kwargs
-        self.current: object = None
+        self.current: GameConfig | None = None
+        self.stage = -1
+
+    def stage_at(self, timesteps: int) -> int:
+        """Index of the stage played at ``timesteps`` (``len(stages)``: the env section)."""
+        return next((i for i, s in enumerate(self.stages) if timesteps < s["until"]),
+                    len(self.stages))
+
+    def game_of(self, stage: int) -> dict:
+        """The game keys of ``stage``, the env section's where the stage leaves one out."""
+        game = self.stages[stage] if stage < len(self.stages) else {}
+        return {k: game.get(k, self.env_kwargs[k]) for k in self.GAME_KEYS}
+
+    def config_of(self, stage: int) -> GameConfig:
+        return GameConfig.make(**self.game_of(stage))
 
     def _config_for(self, timesteps: int) -> GameConfig:
-        meter = next((s["meter"] for s in self.stages if timesteps < s["until"]),
-                     self.env_kwargs["meter"])
-        kw = {k: self.env_kwargs[k] for k in ("players", "taucher", "short_game")}
-        return GameConfig.make(meter=meter, **kw)
+        return self.config_of(self.stage_at(timesteps))
 
-    def _on_step(self) -> bool:
-        config = self._config_for(self.num_timesteps)
-        if config != self.current:
+    def _switch(self) -> bool:
+        """Send the current stage's config to the environments; True if it changed."""
+        stage = self.stage_at(self.num_timesteps)
+        config = self.config_of(stage)
+        changed = config != self.current
+        if changed:
             self.training_env.env_method("set_config", config)
             self.current = config
-            self.logger.record("game/meter_cards", len(config.meter))
+        if stage != self.stage:
+            game = ", ".join(f"{k} {v}" for k, v in self.game_of(stage).items())
+            print(f"curriculum: stage {stage} ({game}) from timestep "
+                  f"{self.num_timesteps}", flush=True)
+            self.stage = stage
+        return changed
+
+    def _on_training_start(self) -> None:
+        built = self.training_env.get_attr("config")[0]
+        if self._switch() and self.current != built:
+            self.model._last_obs = self.training_env.reset()  # the first games: stage 0
+
+    def _on_step(self) -> bool:
+        self._switch()
         return True
 
+    def _on_rollout_end(self) -> None:
+        self.logger.record("curriculum/stage", self.stage)
+        self.logger.record("curriculum/players", self.current.players)
+        self.logger.record("game/meter_cards", len(self.current.meter))
 
-def _check_resumable(path: str, advice: str) -> None:
-    """A ``ConfigError`` unless ``path`` is a model whose observations this config builds."""
-    if not Path(path).is_file():
-        raise cfg.ConfigError(f"--resume {path!r}: no such model file")
+
+def network_spec(policy: dict) -> NetworkSpec:
+    """The network a config's ``policy`` section describes (PPO's value: its return)."""
+    return NetworkSpec(observation_size=observation_size(policy["advice"]),
+                       features=policy["features"], cnn_channels=policy["cnn_channels"],
+                       features_dim=policy["features_dim"], net_arch=tuple(policy["net_arch"]))
+
+
+def _check_resumable(path: str, spec: NetworkSpec) -> dict:
+    """The metadata of ``path``, a checkpoint folder this config's network can continue;
+    a ``ConfigError`` naming the difference otherwise."""
     try:
-        data, _, _ = load_from_zip_file(path, device="cpu", load_data=True)
-        shape = data["observation_space"].shape
-    except Exception as err:  # not an SB3 archive
-        raise cfg.ConfigError(f"--resume {path!r} is not a saved model: {err}") from None
-    if shape != (observation_size(advice),):
-        raise cfg.ConfigError(f"--resume {path!r} reads observations of shape {shape}, but "
-                              f"policy.advice={advice!r} builds ({observation_size(advice)},)")
+        _, meta = read_metadata(path)
+    except CheckpointError as err:
+        raise cfg.ConfigError(f"--resume: {err}") from None
+    saved = NetworkSpec.from_json(meta["network"])
+    if saved != spec:
+        diff = {k: (v, getattr(spec, k)) for k, v in saved.to_json().items()
+                if spec.to_json()[k] != v}
+        raise cfg.ConfigError(f"--resume {path!r} holds another network than this config's "
+                              f"policy section (saved vs config: {diff})")
+    return meta
+
+
+class SafeCheckpoint(BaseCallback):
+    """Saves a resumable checkpoint folder (weights and optimiser) every ``every`` steps.
+
+    Also serves as MaskableEvalCallback's ``callback_on_new_best`` (``every=0``): SB3's own
+    savers write pickle-based ``.zip`` files, which this project never loads.
+    """
+
+    def __init__(self, folder: Path, spec: NetworkSpec, metadata: dict, advice: str,
+                 every: int = 0):
+        super().__init__()
+        self.folder, self.spec, self.metadata, self.advice = folder, spec, metadata, advice
+        self.every = every
+        self.saved_at = -1
+
+    def save(self, folder: Path) -> None:
+        save_checkpoint(self.model.policy, folder, self.spec,
+                        {**self.metadata, "timesteps": int(self.model.num_timesteps)},
+                        self.advice, optimizer=self.model.policy.optimizer)
+
+    def _on_step(self) -> bool:
+        if not self.every:  # called by the eval callback on a new best
+            self.save(self.folder)
+        elif self.model.num_timesteps // self.every > self.saved_at:
+            self.saved_at = self.model.num_timesteps // self.every
+            if self.saved_at:
+                self.save(self.folder / f"step_{self.model.num_timesteps}")
+        return True
 
 
 def _machine() -> str:
@@ -123,16 +203,20 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--config", default="configs/ppo_2p_normal.yaml", help="YAML file")
     parser.add_argument("--set", dest="overrides", action="append", default=[],
                         metavar="KEY=VALUE", help="override a key, e.g. total_timesteps=200000")
-    parser.add_argument("--resume", help="model .zip of an earlier run to continue from")
+    parser.add_argument("--resume", help="checkpoint folder of an earlier run to continue "
+                        "from (runs/<run>/checkpoints/step_<N>, best or final)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
+    return run(lambda: train(args))
 
+
+def train(args: argparse.Namespace) -> Path:
     # 1. Configuration: fully validated before anything is built.
     conf = cfg.load(args.config, args.overrides)
     env_kw, tr, ppo, pol, ev, out = (conf[k] for k in
                                      ("env", "training", "ppo", "policy", "eval", "output"))
-    if args.resume:
-        _check_resumable(args.resume, pol["advice"])
+    spec = network_spec(pol)
+    earlier = _check_resumable(args.resume, spec) if args.resume else {}
 
     torch.set_num_threads(tr["torch_threads"])
 
@@ -155,18 +239,15 @@ def main(argv: list[str] | None = None) -> Path:
     eval_env = make_vec_env(ENV_ID, n_envs=1, seed=EVAL_SEEDS + tr["seed"],
                             env_kwargs=dict(env_kw, reward="win"), **wrap)
 
-    # 4. Model: new, or resumed with its optimiser state and timestep count.
+    # 4. Model: new, or resumed with its weights, optimiser state and timestep count (the
+    #    architecture always comes from the config; the checkpoint only holds tensors).
+    model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs(spec), seed=tr["seed"],
+                        device=tr["device"], tensorboard_log=str(run_dir / "tb"), verbose=0,
+                        **ppo)
     if args.resume:
-        model = MaskablePPO.load(args.resume, env=venv, device=tr["device"],
-                                 tensorboard_log=str(run_dir / "tb"))
-    else:
-        policy_kwargs: dict = {"net_arch": list(pol["net_arch"])}
-        if pol["features"] == "board_cnn":
-            policy_kwargs.update(features_extractor_class=BoardCNN, features_extractor_kwargs={
-                "features_dim": pol["features_dim"], "cnn_channels": pol["cnn_channels"]})
-        model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs, seed=tr["seed"],
-                            device=tr["device"], tensorboard_log=str(run_dir / "tb"), verbose=0,
-                            **ppo)
+        load_model(model.policy, str(Path(args.resume) / WEIGHTS_FILE), strict=True)
+        load_optimizer(model.policy.optimizer, args.resume)
+        model.num_timesteps = int(earlier.get("timesteps", 0))
 
     # 4b. Optional behaviour cloning of a teacher before PPO (see train/pretrain.py); the
     #     cloned policy is kept as a checkpoint too (``pretrained/``).
@@ -183,10 +264,10 @@ def main(argv: list[str] | None = None) -> Path:
                                  pre["learning_rate"], tr["seed"])
         for k in range(pre["dagger_rounds"]):
             round_started = time.perf_counter()
-            extra = dagger_round(model, dict(env_kw), advice, dagger_teacher,
+            extra = dagger_round(model.policy, spec, dict(env_kw), advice, dagger_teacher,
                                  pre["dagger_games"], pre["workers"],
-                                 2_000_000 + k * pre["dagger_games"],
-                                 str(run_dir / "dagger_student.zip"))
+                                 DAGGER_SEEDS + k * pre["dagger_games"],
+                                 run_dir / "dagger_student")
             data = tuple(np.concatenate([a, b]) for a, b in zip(data[:3], extra))
             print(f"DAgger round {k + 1}: {len(extra[2])} student states labelled by "
                   f"{dagger_teacher}, {len(data[2])} in all "
@@ -195,22 +276,23 @@ def main(argv: list[str] | None = None) -> Path:
                                      pre["learning_rate"], tr["seed"] + k + 1)
         cloned["seconds"] = round(time.perf_counter() - started, 1)
         del data
-        save_checkpoint(model, run_dir / "pretrained", {
+        save_checkpoint(model.policy, run_dir / "pretrained", spec, {
             "config": conf, "timesteps": 0, "train_wall_seconds": cloned["seconds"],
             "machine": _machine(), "behaviour_cloning": cloned}, advice)
 
     # 5. Callbacks: outcomes to TensorBoard, curriculum, resumable saves, masked evaluation.
     per_env = lambda steps: max(steps // tr["n_envs"], 1)  # noqa: E731 (callbacks count calls)
+    saved = {"config": conf, "machine": _machine(), "resumed_from": args.resume}
     callbacks = [OutcomeLogger(),
-                 CheckpointCallback(per_env(out["checkpoint_freq"]), str(run_dir / "checkpoints"),
-                                    name_prefix="model")]
+                 SafeCheckpoint(run_dir / "checkpoints", spec, saved, advice,
+                                every=out["checkpoint_freq"])]
     if conf["curriculum"]["stages"]:
         callbacks.append(Curriculum(conf["curriculum"]["stages"], env_kw))
     if ev["freq"]:
         callbacks.append(MaskableEvalCallback(
             eval_env, n_eval_episodes=ev["episodes"], eval_freq=per_env(ev["freq"]),
-            best_model_save_path=str(run_dir / "best"), log_path=str(run_dir / "eval"),
-            deterministic=True, verbose=0))
+            callback_on_new_best=SafeCheckpoint(run_dir / "best", spec, saved, advice),
+            log_path=str(run_dir / "eval"), deterministic=True, verbose=0))
 
     # 6. Learn.
     started = time.perf_counter()
@@ -220,13 +302,10 @@ def main(argv: list[str] | None = None) -> Path:
     wall = time.perf_counter() - started
 
     # 7. Save the final policy as a checkpoint folder; a resumed run adds up its history.
-    earlier = {}
-    if args.resume and (Path(args.resume).parent / "metadata.json").is_file():
-        earlier = json.loads((Path(args.resume).parent / "metadata.json").read_text())
     if earlier.get("behaviour_cloning") and cloned is None:
         cloned = earlier["behaviour_cloning"]
     wall_before = earlier.get("train_wall_seconds", 0.0)
-    final = save_checkpoint(model, run_dir / "final", {
+    final = save_checkpoint(model.policy, run_dir / "final", spec, {
         "config": conf,
         "timesteps": int(model.num_timesteps),
         "train_wall_seconds": round(wall_before + wall + (
@@ -236,7 +315,7 @@ def main(argv: list[str] | None = None) -> Path:
         "machine": _machine(),
         "resumed_from": args.resume,
         "behaviour_cloning": cloned,
-    }, advice)
+    }, advice, optimizer=model.policy.optimizer)
     print(f"trained {model.num_timesteps} steps in {wall:.0f} s "
           f"({tr['total_timesteps'] / wall:.0f} steps/s); policy saved to {final}")
     venv.close()

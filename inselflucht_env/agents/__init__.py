@@ -1,13 +1,21 @@
-"""Baseline agents for Inselflucht, behind one interface (``base.Agent``).
+"""Agents for Inselflucht, behind one interface (``base.Agent``), built by ``make_agent``.
 
-``make_agent(spec)`` builds one from a name or a checkpoint path:
+``make_agent(spec)`` builds one from a name:
 
 * ``"random"``: uniform over the legal actions (``random_agent.py``);
 * ``"heuristic"``: the hand-written expert team policy (``heuristic.py``);
 * ``"novice"``: the heuristic with a slip of a random legal action at 20% of decisions, a
   stand-in for a beginner team;
 * ``"search"``: determinized Monte Carlo with the heuristic as rollout policy (``search.py``);
-* anything else is taken as a checkpoint path for ``train.checkpoint.load_policy``.
+* ``"<kind>:<argument>"``: an agent kind registered by a higher layer with
+  ``register_agent_kind``; ``inselflucht_env.learned`` registers ``checkpoint:`` (a trained
+  network) and ``netsearch:`` (search guided by one);
+* anything else is a checkpoint folder or shipped policy name, for the ``checkpoint`` kind.
+
+This layer knows only the engine. Learned agents need torch; their package registers itself
+when imported, and ``make_agent`` imports the registered plugin modules (``PLUGINS``) the
+first time it meets a spec it does not know, so ``make_agent("ppo_2p_normal")`` works
+without an explicit import, and without torch the error says what to install.
 
 Every agent acts for ``state.decider`` from public facts only (R9): ``knowledge.py`` is
 the one module that reads face-up cards, and ``determinize.py`` samples the hidden rest.
@@ -15,11 +23,10 @@ the one module that reads face-up cards, and ``determinize.py`` samples the hidd
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import Any, Callable
 
-import numpy as np
-
-from ..engine import State
+from ..errors import InputError
 from .base import Agent
 from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
@@ -27,56 +34,38 @@ from .search import SearchAgent
 
 AGENT_NAMES = ("random", "heuristic", "novice", "search")
 NOVICE_EPSILON = 0.2
+CHECKPOINT_KIND = "checkpoint"
+PLUGINS = ("inselflucht_env.learned",)  # modules that register agent kinds on import
+
+AgentFactory = Callable[..., Agent]
+_KINDS: dict[str, AgentFactory] = {}
 
 
-class CheckpointAgent:
-    """A trained MaskablePPO policy (``train/``) as a harness agent.
+def register_agent_kind(kind: str, factory: AgentFactory) -> None:
+    """Make ``make_agent(f"{kind}:{argument}", **kw)`` call ``factory(argument, **kw)``."""
+    if not kind.isidentifier() or kind in AGENT_NAMES:
+        raise ValueError(f"agent kind {kind!r} must be an identifier other than {AGENT_NAMES}")
+    _KINDS[kind] = factory
 
-    Loads lazily on the first decision, so building one per worker process is cheap; torch
-    is limited to ``threads`` threads per process (the harness runs one process per core). The
-    policy sees ``observation.encode_observation(state)`` (public facts only), plus the
-    heuristic's advice if it was trained with it (``advice.py``), and the legal-action mask;
-    ``deterministic`` picks the most likely legal action.
-    """
 
-    def __init__(self, path: str, deterministic: bool = True, device: str = "cpu",
-                 threads: int | None = 1):
-        self.path = str(path)
-        self.threads = threads
-        self.name = f"checkpoint:{self.path}"
-        self.deterministic = deterministic
-        self.device = device
-        self._policy = None
-
-    def _load(self):
-        from train.checkpoint import load_policy  # optional dependency (torch, sb3)
-        if self.threads:
-            try:  # one thread per harness worker: no oversubscription of the cores
-                import torch
-                torch.set_num_threads(self.threads)
-            except ImportError:
-                pass
-        self._policy = load_policy(self.path, device=self.device)
-        return self._policy
-
-    def act(self, state: State, rng: np.random.Generator) -> int:
-        policy = self._policy or self._load()
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        action = int(policy.act(state, deterministic=self.deterministic))
-        if action not in legal:
-            raise ValueError(f"checkpoint {self.path} chose illegal action {action} "
-                             f"(legal: {legal})")
-        return action
+def _load_plugins() -> None:
+    for module in PLUGINS:
+        try:
+            importlib.import_module(module)
+        except ImportError as err:
+            raise InputError(f"learned agents need the 'policies' extra "
+                             f"(pip install 'inselflucht-gym[policies]'): {err}") from None
 
 
 def make_agent(spec: str, **kwargs: Any) -> Agent:
-    """An agent from a name (``random``, ``heuristic``, ``search``) or a checkpoint path.
+    """An agent from a name, ``kind:argument`` or a checkpoint (see the module docstring).
 
     Keyword arguments go to the agent's constructor (e.g. ``simulations=200`` for search,
     heuristic weights or ``epsilon`` for heuristic and novice); ``None`` values are dropped.
     """
+    if not isinstance(spec, str) or not spec:
+        raise InputError(f"agent spec {spec!r}: expected one of {AGENT_NAMES}, "
+                         "kind:argument or a checkpoint")
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if spec == "random":
         return RandomAgent()
@@ -86,10 +75,16 @@ def make_agent(spec: str, **kwargs: Any) -> Agent:
         return HeuristicAgent(**{"epsilon": NOVICE_EPSILON, **kwargs})
     if spec == "search":
         return SearchAgent(**kwargs)
-    if not isinstance(spec, str) or not spec:
-        raise ValueError(f"agent spec {spec!r}: expected one of {AGENT_NAMES} or a checkpoint path")
-    return CheckpointAgent(spec, **kwargs)
+    kind, sep, argument = spec.partition(":")
+    if not (sep and kind.isidentifier()):
+        kind, argument = CHECKPOINT_KIND, spec
+    if kind not in _KINDS:
+        _load_plugins()
+    if kind not in _KINDS:
+        raise InputError(f"agent spec {spec!r}: unknown kind {kind!r} (known: "
+                         f"{', '.join(AGENT_NAMES + tuple(sorted(_KINDS)))})")
+    return _KINDS[kind](argument, **kwargs)
 
 
-__all__ = ["AGENT_NAMES", "Agent", "CheckpointAgent", "HeuristicAgent", "RandomAgent",
-           "SearchAgent", "make_agent"]
+__all__ = ["AGENT_NAMES", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent",
+           "make_agent", "register_agent_kind"]

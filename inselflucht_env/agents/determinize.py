@@ -12,7 +12,8 @@ its plans on *determinizations*: copies of the state in which
   so later passes are shuffled by the planner's own generator when it calls ``apply``.
 
 The result depends on the true state only through public facts, and on ``rng``: two states
-that differ only in hidden cards or flood order give identical determinizations.
+that differ only in hidden cards or flood order give identical determinizations. The copy
+comes from ``State.with_hidden``, which checks that the sample fits the state.
 """
 
 from __future__ import annotations
@@ -25,21 +26,15 @@ from . import knowledge as K
 
 
 def determinize(state: State, rng: np.random.Generator) -> State:
-    """A clone with hidden cards and undrawn flood cards resampled from public facts."""
-    s = state.clone()
-    hidden = [p for p in range(N_PLACES) if state.status[p] == HIDDEN]
+    """A copy with hidden cards and undrawn flood cards resampled from public facts (R9)."""
+    n_hidden = sum(1 for p in range(N_PLACES) if state.status[p] == HIDDEN)
     unseen = K.unseen_cards(state)
-    if len(unseen) != len(hidden):  # cannot happen for states the engine produced
-        raise ValueError(f"{len(hidden)} hidden places but {len(unseen)} unseen cards")
-    if hidden:
-        order = rng.permutation(len(unseen))
-        for p, i in zip(hidden, order):
-            s.card[p] = unseen[int(i)]
+    if len(unseen) != n_hidden:  # cannot happen for states the engine produced
+        raise ValueError(f"{n_hidden} hidden places but {len(unseen)} unseen cards")
+    cards = [unseen[int(i)] for i in rng.permutation(len(unseen))] if n_hidden else []
     cols, rows = K.pass_left(state)
-    # draw lists: the next card is the last one (engine convention)
-    s.col_deck = [cols[int(i)] for i in rng.permutation(len(cols))]
-    s.row_deck = [rows[int(i)] for i in rng.permutation(len(rows))]
-    s.script_col = []
-    s.script_row = []
-    s._legal = None
-    return s
+    # Reversed, so that a generator gives the same worlds as when this module wrote the
+    # engine's draw lists (next card last) itself.
+    col_order = [cols[int(i)] for i in rng.permutation(len(cols))][::-1]
+    row_order = [rows[int(i)] for i in rng.permutation(len(rows))][::-1]
+    return state.with_hidden(cards, col_order, row_order)

@@ -3,10 +3,12 @@
 Agents get the true engine state for speed, so the no-leak rule is a discipline: **this
 module is the only agent code that reads ``State.card``**, and it reads it only on face-up
 places (dry or flooded, R3.3). No agent code reads ``col_deck``, ``row_deck``,
-``script_col`` or ``script_row`` (the undrawn flood order) at all; ``determinize.py``
-replaces those with samples and never looks at them. ``tests/test_agents.py`` greps the
-agent sources to keep it that way, and checks that agents act identically on states that
-differ only in hidden facts.
+``script_col`` or ``script_row`` (the undrawn flood order) at all, and none writes the
+state: ``determinize.py`` asks ``State.with_hidden`` for a copy with those replaced.
+``tests/test_agents.py`` greps the agent sources to keep it that way, and checks that
+agents act identically on states that differ only in hidden facts. The public deductions
+shared with the observation and the renderers (``unseen_cards``, ``floods_to_go``) live in
+``public.py`` and are re-exported here.
 
 Public fields the agents may read directly: ``status``, ``pos``, ``salvage``,
 ``under_king``, ``lifted``, ``remaining``, ``meter``, ``col_discard``, ``row_discard``,
@@ -19,12 +21,13 @@ from __future__ import annotations
 import itertools
 
 from .. import actions as A
-from ..board import BEYOND, CENTRE, N_PLACES, NEIGHBOUR, reachable
-from ..cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND
+from ..board import BEYOND, CENTRE, N_PLACES, NEIGHBOUR, column_row, reachable
+from ..cards import HELICOPTER, KING, suit_of
 from ..config import FLOODS_PER_PASS
-from ..engine import DRY, FLOODED, HIDDEN, SEA, State
+from ..engine import DRY, FLOODED, HIDDEN, SEA, State, sea_mask
+from ..public import floods_to_go, unseen_cards
 
-assert A.MOVE == 0 and A.SWIM == 4  # paths() writes first actions as MOVE + d / SWIM + d
+assert A.MOVE == 0 and A.SWIM == 4  # paths_sea() writes first actions as MOVE + d / SWIM + d
 
 INF = 10 ** 6
 UNKNOWN = -2  # visible_cards() for a hidden place
@@ -40,37 +43,13 @@ def visible_cards(state: State) -> list[int]:
             for p in range(N_PLACES)]
 
 
-def unseen_cards(state: State) -> list[int]:
-    """The island cards lying face down somewhere, deduced from public facts only.
-
-    Every island card is on a face-up place, in a salvage, under a king, set aside or in the
-    box, or else on a hidden place; the list has one entry per hidden place.
-    """
-    st = state.status
-    card = state.card
-    seen = {card[p] for p in range(N_PLACES) if st[p] == DRY or st[p] == FLOODED}
-    for hand in state.salvage:
-        seen.update(hand)
-    for pile in state.under_king:
-        seen.update(pile)
-    seen.update(state.box)
-    seen.update(state.set_aside)
-    return [c for c in ISLAND_CARDS if c not in seen]
-
-
-def unseen_kings(state: State) -> list[bool]:
-    """Per suit: the king has never been face up (it lies on some hidden place)."""
-    unseen = set(unseen_cards(state))
-    return [(KING + s) in unseen for s in range(4)]
-
-
 def king_places(vis: list[int]) -> list[int]:
     """Per suit: the place of the face-up king, or -1 (hidden, or gone)."""
     out = [-1, -1, -1, -1]
     for p in range(N_PLACES):
         c = vis[p]
-        if KING <= c < HELICOPTER:
-            out[c - KING] = p
+        if KING <= c < HELICOPTER:  # is_king, inlined: 25 places on every decision
+            out[suit_of(c)] = p
     return out
 
 
@@ -90,7 +69,7 @@ def hit_probability(state: State, p: int, floods: int) -> float:
     if floods <= 0:
         return 0.0
     m = FLOODS_PER_PASS - len(state.col_discard)
-    c, r = p % 5 + 1, p // 5 + 1
+    c, r = column_row(p)
     now = min(floods, m)
     miss = 1.0
     if c not in state.col_discard and r not in state.row_discard:
@@ -101,11 +80,6 @@ def hit_probability(state: State, p: int, floods: int) -> float:
         miss *= 1.0 - k / 25.0
         rest -= k
     return 1.0 - miss
-
-
-def floods_to_go(state: State) -> int:
-    """Floods the island still takes; the last of them is the L6 loss (R5.4)."""
-    return FLOODS_PER_PASS - len(state.col_discard) + FLOODS_PER_PASS * (len(state.meter) - 1)
 
 
 def _flood_phases(meter: list[int], drawn: int):
@@ -143,35 +117,21 @@ def turns_left(state: State) -> int:
     return hit
 
 
-def fields_mask(state: State) -> int:
-    """Bit set of the non-sea places (public: which places are sea is face-up fact)."""
-    return state.fields_mask()
-
-
 # Per place: (direction k, neighbour, swim destination or -1), only neighbours on the grid.
 _STEPS = tuple(tuple((k, NEIGHBOUR[p][k], BEYOND[p][k]) for k in range(4) if NEIGHBOUR[p][k] >= 0)
                for p in range(N_PLACES))
 _PATH_CACHE: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
-def paths(status: list[int], start: int, swim_cost: int
-          ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Action costs from ``start`` to every field by moves and swims, and the first action.
-
-    ``first[q]`` is the move or swim action index (``actions.MOVE + d`` / ``SWIM + d``)
-    that starts a cheapest path to q, -1 for the start itself or unreachable places.
-    Only the public place states are used (R4.2, R4.3). Memoized on the set of sea places.
-    """
-    sea = 0
-    for p in range(N_PLACES):
-        if status[p] == SEA:
-            sea |= 1 << p
-    return paths_sea(sea, start, swim_cost)
-
-
 def paths_sea(sea: int, start: int, swim_cost: int
               ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``paths`` for a bit set of sea places."""
+    """Action costs from ``start`` to every field by moves and swims, and the first action.
+
+    ``sea`` is the bit set of sea places (``sea_mask(state.status)``), the only public fact
+    used (R4.2, R4.3). ``first[q]`` is the move or swim action index (``actions.MOVE + d``
+    / ``SWIM + d``) that starts a cheapest path to q, -1 for the start itself or
+    unreachable places. Memoized on the set of sea places.
+    """
     key = (sea, start, swim_cost)
     hit = _PATH_CACHE.get(key)
     if hit is not None:
@@ -210,14 +170,6 @@ def paths_sea(sea: int, start: int, swim_cost: int
     return out
 
 
-def sea_mask(status: list[int]) -> int:
-    sea = 0
-    for p in range(N_PLACES):
-        if status[p] == SEA:
-            sea |= 1 << p
-    return sea
-
-
 _REACH_CACHE: dict[tuple[int, int], int] = {}
 
 
@@ -232,10 +184,6 @@ def reachable_from(fields: int, start: int) -> int:
     return hit
 
 
-def is_land(c: int) -> bool:
-    return 0 <= c < N_LAND
-
-
 __all__ = ["DRY", "FLOODED", "HIDDEN", "SEA", "HELI", "INF", "UNKNOWN", "NONE", "visible_cards",
-           "unseen_cards", "unseen_kings", "king_places", "pass_left", "hit_probability",
-           "floods_to_go", "phase_floods", "turns_left", "fields_mask", "paths", "paths_sea", "sea_mask", "reachable_from", "is_land"]
+           "unseen_cards", "king_places", "pass_left", "hit_probability", "floods_to_go",
+           "phase_floods", "turns_left", "paths_sea", "sea_mask", "reachable_from"]

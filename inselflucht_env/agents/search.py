@@ -29,7 +29,7 @@ import time
 import numpy as np
 
 from .. import actions as A
-from ..engine import ESCAPE, State
+from ..engine import Give, Lift, State
 from .determinize import determinize
 from .heuristic import HeuristicAgent
 
@@ -73,8 +73,7 @@ class SearchAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        pend = state.pending
-        if pend is not None and pend[0] != ESCAPE:
+        if isinstance(state.pending, (Give, Lift)):
             return self.policy.act(state, rng)  # give / short-suit lift cards: obvious
         if A.TAKE_OFF in legal:
             return A.TAKE_OFF

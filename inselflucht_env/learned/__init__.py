@@ -1,0 +1,24 @@
+"""Learned policies: the network, the safe checkpoint format, and the agents that use them.
+
+Needs the ``policies`` extra (torch, sb3-contrib, safetensors). Importing this package
+registers the agent kinds ``checkpoint:`` and ``netsearch:`` with ``agents.make_agent``::
+
+    from inselflucht_env.learned import load_policy
+    policy = load_policy("ppo_2p_normal")        # a shipped policy by name, or a folder
+    action = policy.act(env.unwrapped.game_state)
+"""
+
+from ..agents import register_agent_kind
+from .agents import CheckpointAgent
+from .checkpoint import CheckpointError, load_network, read_metadata, save_checkpoint
+from .netsearch import NetSearchAgent, SearchResult
+from .network import NetworkSpec, build_policy
+from .policy import Policy, load_policy
+from .shipped import resolve, shipped_names
+
+register_agent_kind("checkpoint", CheckpointAgent)
+register_agent_kind("netsearch", NetSearchAgent)
+
+__all__ = ["CheckpointAgent", "CheckpointError", "NetSearchAgent", "NetworkSpec", "Policy",
+           "SearchResult", "build_policy", "load_network", "load_policy", "read_metadata",
+           "resolve", "save_checkpoint", "shipped_names"]

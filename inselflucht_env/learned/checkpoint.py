@@ -1,0 +1,210 @@
+"""The checkpoint format: a folder of plain data that loading can never execute.
+
+    <folder>/metadata.json          network spec, environment signature, results (JSON)
+    <folder>/weights.safetensors    the network's tensors (safetensors: no code, no pickle)
+    <folder>/optimizer.safetensors  optional, for resuming training: the optimiser's tensors
+    <folder>/optimizer.json         ... and its hyper-parameters (JSON)
+
+Stable-Baselines3's own ``model.zip`` stores pickles (spaces, schedules, policy class) that
+``load`` runs; a folder holding one, or any file that is not one of the above, is refused
+with a ``CheckpointError`` naming the file. Everything a loader needs -- the spaces, the
+network architecture -- is rebuilt from ``metadata.json`` (``network.NetworkSpec``), and the
+environment signature is checked before any tensor is read, so a stale, corrupt, tampered or
+foreign checkpoint is a clear error, not a stack trace or a silent misfit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, load_model, save_file, save_model
+from torch import nn
+
+from .. import __version__
+from ..errors import InputError
+from ..actions import ACTION_NAMES, N_ACTIONS
+from ..advice import observation_size
+from ..observation import describe_observation
+from .network import NetworkSpec, build_policy
+
+FORMAT = "inselflucht-checkpoint"
+FORMAT_VERSION = 1
+METADATA_FILE = "metadata.json"
+WEIGHTS_FILE = "weights.safetensors"
+OPTIMIZER_FILE = "optimizer.safetensors"
+OPTIMIZER_CONFIG_FILE = "optimizer.json"
+KNOWN_FILES = frozenset({METADATA_FILE, WEIGHTS_FILE, OPTIMIZER_FILE, OPTIMIZER_CONFIG_FILE})
+
+
+class CheckpointError(InputError):
+    """A checkpoint that cannot be used: missing, corrupt, tampered, or for another env."""
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def env_signature(advice: str = "none") -> dict[str, Any]:
+    """What a policy depends on: observation layout and size, the advice appended to the
+    observation (``inselflucht_env.advice``), action names and count."""
+    return {
+        "observation_size": observation_size(advice),
+        "advice": advice,
+        "observation_layout": _digest([[e["name"], e["start"], e["stop"]]  # not the prose
+                                       for e in describe_observation()]),
+        "n_actions": N_ACTIONS,
+        "action_names": _digest(list(ACTION_NAMES)),
+    }
+
+
+def save_checkpoint(network: nn.Module, folder: str | Path, spec: NetworkSpec,
+                    metadata: dict[str, Any], advice: str = "none",
+                    optimizer: torch.optim.Optimizer | None = None) -> Path:
+    """Write ``network`` (built by ``network.build_policy(spec)``) as a checkpoint folder.
+
+    ``metadata`` is any JSON-able record (config, results); the format, network spec,
+    signature and package version are added. With ``optimizer`` its state is saved too, so
+    that training can resume (``load_optimizer``).
+    """
+    if spec.observation_size != observation_size(advice):
+        raise ValueError(f"network reads {spec.observation_size} inputs, advice {advice!r} "
+                         f"builds {observation_size(advice)}")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.iterdir():  # an older save in the same folder must not linger
+        if stale.name in KNOWN_FILES:
+            stale.unlink()
+    save_model(network, str(folder / WEIGHTS_FILE))
+    if optimizer is not None:
+        tensors, config = _flatten_optimizer(optimizer.state_dict())
+        save_file(tensors, str(folder / OPTIMIZER_FILE))
+        (folder / OPTIMIZER_CONFIG_FILE).write_text(json.dumps(config, indent=1) + "\n")
+    meta = {**metadata, "format": FORMAT, "format_version": FORMAT_VERSION,
+            "package_version": __version__, "network": spec.to_json(),
+            "signature": env_signature(advice)}
+    (folder / METADATA_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    return folder
+
+
+def _folder_of(path: str | Path) -> Path:
+    path = Path(path)
+    if path.is_file():
+        raise CheckpointError(f"checkpoint {str(path)!r} is a file: give its folder "
+                              f"(holding {METADATA_FILE} and {WEIGHTS_FILE})")
+    if not path.is_dir():
+        raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
+    return path
+
+
+def _check_files(folder: Path) -> None:
+    """Refuse anything but the format's own files: nothing else is ever read."""
+    foreign = sorted(p.name for p in folder.iterdir() if p.name not in KNOWN_FILES)
+    if "model.zip" in foreign:
+        raise CheckpointError(
+            f"checkpoint {str(folder)!r} holds model.zip, Stable-Baselines3's pickle-based "
+            "format, which can run code when loaded: refused. Convert it once with "
+            f"`python -m train.convert_checkpoint {folder}`")
+    if foreign:
+        raise CheckpointError(f"checkpoint {str(folder)!r} holds files that are not part of "
+                              f"the checkpoint format: {foreign}; refused")
+    for name in (METADATA_FILE, WEIGHTS_FILE):
+        if not (folder / name).is_file():
+            raise CheckpointError(f"checkpoint {str(folder)!r} has no {name}")
+
+
+def read_metadata(path: str | Path) -> tuple[Path, dict[str, Any]]:
+    """The folder and the checked metadata of a checkpoint; no tensor is read yet."""
+    folder = _folder_of(path)
+    _check_files(folder)
+    meta_file = folder / METADATA_FILE
+    try:
+        meta = json.loads(meta_file.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise CheckpointError(f"{meta_file} is corrupt (not JSON): {err}") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CheckpointError(f"{meta_file} is not an {FORMAT} metadata file")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise CheckpointError(f"{meta_file}: format version {meta.get('format_version')!r}, "
+                              f"this package reads {FORMAT_VERSION}")
+    signature = meta.get("signature")
+    if not isinstance(signature, dict):
+        raise CheckpointError(f"{meta_file} has no environment 'signature'")
+    try:
+        current = env_signature(signature.get("advice", "none"))
+    except ValueError as err:
+        raise CheckpointError(f"{meta_file}: {err}") from None
+    for key, value in current.items():
+        if signature.get(key) != value:
+            raise CheckpointError(
+                f"checkpoint {str(folder)!r} was trained for another environment: {key} is "
+                f"{signature.get(key)!r} there and {value!r} here (package "
+                f"{meta.get('package_version')} vs {__version__}); retrain it")
+    try:
+        spec = NetworkSpec.from_json(meta.get("network"))
+    except (TypeError, ValueError) as err:
+        raise CheckpointError(f"{meta_file}: bad network spec: {err}") from None
+    if spec.observation_size != current["observation_size"]:
+        raise CheckpointError(f"{meta_file}: the network reads {spec.observation_size} inputs, "
+                              f"the signature says {current['observation_size']}")
+    return folder, meta
+
+
+def load_network(path: str | Path) -> tuple[nn.Module, NetworkSpec, dict[str, Any]]:
+    """The network of a checkpoint folder (evaluation mode, CPU), its spec and metadata."""
+    folder, meta = read_metadata(path)
+    spec = NetworkSpec.from_json(meta["network"])
+    network = build_policy(spec)
+    weights = folder / WEIGHTS_FILE
+    try:
+        load_model(network, str(weights), strict=True)
+    except (SafetensorError, RuntimeError, OSError, ValueError) as err:
+        raise CheckpointError(f"{weights} is corrupt or does not fit the network in "
+                              f"{METADATA_FILE}: {str(err).splitlines()[0]}") from None
+    network.set_training_mode(False)
+    return network, spec, meta
+
+
+def load_optimizer(optimizer: torch.optim.Optimizer, path: str | Path) -> None:
+    """Restore the optimiser state saved beside a checkpoint (for resuming training)."""
+    folder = _folder_of(path)
+    tensors_file, config_file = folder / OPTIMIZER_FILE, folder / OPTIMIZER_CONFIG_FILE
+    if not tensors_file.is_file() or not config_file.is_file():
+        raise CheckpointError(f"checkpoint {str(folder)!r} has no optimiser state "
+                              f"({OPTIMIZER_FILE}, {OPTIMIZER_CONFIG_FILE}): it cannot resume")
+    try:
+        tensors = load_file(str(tensors_file))
+        config = json.loads(config_file.read_text())
+        optimizer.load_state_dict(_unflatten_optimizer(tensors, config))
+    except (SafetensorError, json.JSONDecodeError, KeyError, TypeError, ValueError,
+            RuntimeError) as err:
+        raise CheckpointError(f"optimiser state in {str(folder)!r} is corrupt or does not fit: "
+                              f"{str(err).splitlines()[0]}") from None
+
+
+def _flatten_optimizer(state: dict[str, Any]) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
+    """Tensors keyed ``state.<param>.<name>``; the rest (hyper-parameters) as JSON."""
+    tensors: dict[str, torch.Tensor] = {}
+    scalars: dict[str, dict[str, Any]] = {}
+    for param, entries in state["state"].items():
+        for name, value in entries.items():
+            if isinstance(value, torch.Tensor):
+                tensors[f"state.{param}.{name}"] = value.detach().cpu().contiguous()
+            else:
+                scalars.setdefault(str(param), {})[name] = value
+    return tensors, {"param_groups": state["param_groups"], "scalars": scalars}
+
+
+def _unflatten_optimizer(tensors: dict[str, torch.Tensor],
+                         config: dict[str, Any]) -> dict[str, Any]:
+    state: dict[int, dict[str, Any]] = {}
+    for key, value in tensors.items():
+        _, param, name = key.split(".", 2)
+        state.setdefault(int(param), {})[name] = value
+    for param, entries in config.get("scalars", {}).items():
+        state.setdefault(int(param), {}).update(entries)
+    return {"state": state, "param_groups": config["param_groups"]}

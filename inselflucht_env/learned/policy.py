@@ -1,0 +1,79 @@
+"""A loaded network as a player: observation in, legal action (and win estimate) out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from ..advice import Advisor, observation_size
+from ..engine import State
+from .checkpoint import load_network
+from .network import NetworkSpec, policy_value
+from .shipped import resolve
+
+
+class Policy:
+    """A checkpoint's network that picks legal actions for the deciding figure.
+
+    ``act(state)`` builds the network's own observation (with its advice, if it was trained
+    with one) from an engine state such as ``env.unwrapped.game_state``;
+    ``predict_action(obs, mask)`` takes an observation already in that form;
+    ``evaluate(obs, masks)`` gives masked action probabilities and values for a batch (the
+    network-guided search's leaf evaluation).
+    """
+
+    def __init__(self, network: Any, spec: NetworkSpec, metadata: dict[str, Any],
+                 path: str = ""):
+        self.network = network
+        self.spec = spec
+        self.metadata = metadata
+        self.path = path
+        self.advisor = Advisor(metadata["signature"].get("advice", "none"))  # checked on load
+        self.observation_size = observation_size(self.advisor.name)
+
+    def observe(self, state: State) -> np.ndarray:
+        """The observation this policy reads for ``state.decider``."""
+        return self.advisor.observe(state)
+
+    def act(self, state: State, deterministic: bool = True,
+            rng: np.random.Generator | None = None) -> int:
+        """The policy's (legal) action for the deciding figure of ``state``."""
+        mask = np.asarray(state.legal_mask(), dtype=bool)
+        return self.predict_action(self.observe(state), mask, deterministic, rng)
+
+    def predict_action(self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True,
+                       rng: np.random.Generator | None = None) -> int:
+        """The most likely legal action (or one sampled with ``rng``) for one observation."""
+        if np.shape(obs) != (self.observation_size,):
+            raise ValueError(f"observation of shape {np.shape(obs)}: this policy reads "
+                             f"({self.observation_size},) (advice {self.advisor.name!r}); "
+                             "use act(state), which builds it")
+        mask = np.asarray(mask, dtype=bool)
+        if not mask.any():
+            raise ValueError("no legal action in the mask")
+        probs, _ = self.evaluate(obs[None], mask[None])
+        if deterministic:
+            return int(np.argmax(probs[0]))
+        rng = rng if rng is not None else np.random.default_rng()
+        return int(rng.choice(len(probs[0]), p=probs[0]))
+
+    def evaluate(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Masked action probabilities ``(n, 36)`` and value-head outputs ``(n,)``."""
+        with torch.no_grad():
+            x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+            logits, values = policy_value(self.network, x)
+            logits = logits.masked_fill(~torch.as_tensor(np.asarray(masks, dtype=bool)),
+                                        float("-inf"))
+            probs = torch.softmax(logits, dim=-1)
+        return probs.numpy().astype(np.float64), values.numpy().astype(np.float64)
+
+
+def load_policy(spec: str | Path) -> Policy:
+    """A shipped policy by name (``"ppo_2p_normal"``) or a checkpoint folder, checked first;
+    ``CheckpointError`` for anything missing, corrupt, tampered or mismatched."""
+    folder = resolve(spec)
+    network, net_spec, meta = load_network(folder)
+    return Policy(network, net_spec, meta, str(folder))
