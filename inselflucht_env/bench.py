@@ -6,7 +6,10 @@ Every row plays uniformly random legal actions in one process. "engine" is the b
 engine (legal actions + apply); "gymnasium" is ``gymnasium.make("Inselflucht-v0")`` (step,
 int8 mask in ``info`` and the observation tensor). The references are Gymnasium's
 ``Blackjack-v1`` and PettingZoo's ``connect_four_v3`` (with its action mask), measured in
-the same run, so the comparison holds on whatever machine runs it. Medians of the repeats.
+the same run, so the comparison holds on whatever machine runs it: absolute figures differ
+by machine and load, ratios carry over. The rows take turns (one measurement of each per
+round), so a change of load hits every row alike; each figure is the median over the
+rounds, each ratio the median of the ratios within a round.
 """
 
 from __future__ import annotations
@@ -101,28 +104,58 @@ BENCHMARKS: dict[str, Callable[[float], int]] = {
 }
 
 
+REFERENCES = {"connect_four_v3": "PettingZoo connect_four_v3 (AEC + mask)",
+              "Blackjack-v1": "Gymnasium Blackjack-v1"}
+
+
+def measure(seconds: float, rounds: int) -> tuple[dict[str, float | None],
+                                                  dict[str, dict[str, float | None]]]:
+    """Steps per second of every row (median over the rounds) and each row's ratio to each
+    reference (median of the per-round ratios); None where a row could not run."""
+    samples: dict[str, list[float] | None] = {name: [] for name in BENCHMARKS}
+    for name, run in BENCHMARKS.items():  # warm-up, untimed: imports and first-call costs
+        try:
+            run(time.perf_counter() + min(seconds, 0.2))
+        except ImportError as err:  # pettingzoo (and pygame for its classic games) is optional
+            samples[name] = None
+            print(f"skipped {name}: {err}")
+    for _ in range(rounds):
+        for name, run in BENCHMARKS.items():
+            if samples[name] is not None:
+                samples[name].append(_timed(run, seconds))
+    rates = {name: None if s is None else statistics.median(s) for name, s in samples.items()}
+    ratios: dict[str, dict[str, float | None]] = {}
+    for name, s in samples.items():
+        ratios[name] = {}
+        for ref, ref_name in REFERENCES.items():
+            r = samples[ref_name]
+            ratios[name][ref] = None if s is None or r is None else statistics.median(
+                a / b for a, b in zip(s, r))
+    return rates, ratios
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    parser.add_argument("--repeats", type=int, default=3, help="measurements per row (median)")
+    parser.add_argument("--repeats", type=int, default=3, help="rounds of measurements (median)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the targets say
-    results = {}
-    for name, run in BENCHMARKS.items():
-        try:
-            results[name] = statistics.median(_timed(run, args.seconds) for _ in range(args.repeats))
-        except ImportError as err:  # pettingzoo is optional
-            results[name] = None
-            print(f"skipped {name}: {err}")
+    rates, ratios = measure(args.seconds, args.repeats)
     if args.json:
-        print(json.dumps(results))
+        print(json.dumps({"steps_per_second": rates, "ratios": ratios}))
         return
-    print(f"| environment | steps/s (median of {args.repeats} x {args.seconds:g} s, one core) |")
-    print("|---|---:|")
-    for name, rate in results.items():
-        print(f"| {name} | {'n/a' if rate is None else f'{rate:,.0f}'} |")
+
+    def ratio(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.2f}x"
+
+    print(f"| environment | steps/s (median of {args.repeats} x {args.seconds:g} s, one core) "
+          f"| vs connect_four_v3 | vs Blackjack-v1 |")
+    print("|---|---:|---:|---:|")
+    for name, rate in rates.items():
+        print(f"| {name} | {'n/a' if rate is None else f'{rate:,.0f}'} "
+              f"| {ratio(ratios[name]['connect_four_v3'])} | {ratio(ratios[name]['Blackjack-v1'])} |")
 
 
 if __name__ == "__main__":

@@ -74,16 +74,19 @@ def reachable(fields: int, starts: int) -> int:
 
     ``fields`` has bit p set for every non-sea place. A move steps to an adjacent field;
     a swim crosses exactly one sea place in a straight line onto a field. The whole
-    frontier grows at once with bit shifts.
+    frontier grows at once with bit shifts (``_up`` .. ``_right``, written out inline).
     """
     sea = ALL & ~fields
     seen = starts & fields
     frontier = seen
+    not_first, not_last = _NOT_FIRST_COLUMN, _NOT_LAST_COLUMN
     while frontier:
-        grown = 0
-        for shift in _SHIFTS:
-            step = shift(frontier)
-            grown |= (step & fields) | (shift(step & sea) & fields)
+        up = frontier >> SIZE
+        down = (frontier << SIZE) & ALL
+        left = (frontier & not_first) >> 1
+        right = (frontier & not_last) << 1
+        grown = (up | down | left | right | (up & sea) >> SIZE | ((down & sea) << SIZE) & ALL
+                 | (left & sea & not_first) >> 1 | (right & sea & not_last) << 1) & fields
         frontier = grown & ~seen
         seen |= frontier
     return seen

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import actions as A
 from .board import ALL, AROUND, BEYOND, CENTRE, N_PLACES, NEIGHBOUR, place, reachable
-from .cards import HELICOPTER, ISLAND_CARDS, N_LAND, NO_CARD, is_king, suit_of
+from .cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND, NO_CARD, is_king, suit_of
 from .config import ACTIONS_PER_TURN, FLOODS_PER_PASS, GameConfig
 
 HIDDEN, DRY, FLOODED, SEA = 0, 1, 2, 3
@@ -72,16 +72,46 @@ class IllegalActionError(ValueError):
 
 def _shuffled_deck(rng: np.random.Generator) -> list[int]:
     """A shuffled column or row deck as a draw list (top card last, for ``pop``)."""
-    return [int(v) + 1 for v in rng.permutation(FLOODS_PER_PASS)]
+    return (rng.permutation(FLOODS_PER_PASS) + 1).tolist()
+
+
+# A translation table: byte SEA -> "1", every other byte -> "0" (``sea_mask`` in C).
+_SEA_DIGITS = bytes(ord("1") if v == SEA else ord("0") for v in range(256))
 
 
 def sea_mask(status: Sequence[int]) -> int:
     """Bit set of the sea places (R3.1); its complement in ``board.ALL`` is the fields."""
+    if type(status) is list and len(status) == N_PLACES:  # the engine's own lists: fast path
+        try:
+            return int(bytes(status).translate(_SEA_DIGITS)[::-1], 2)
+        except (TypeError, ValueError):
+            pass  # not all small integers: the general loop decides
     sea = 0
     for p in range(N_PLACES):
         if status[p] == SEA:
             sea |= 1 << p
     return sea
+
+
+# Per place: (neighbour, place beyond it, move bit, swim bit, shore bit, salvage bit) for each
+# orthogonal neighbour on the grid; ``_compute_legal`` ORs action bits, ``_LEGAL_OF`` lists them.
+_STEPS = tuple(tuple((NEIGHBOUR[p][d], BEYOND[p][d], 1 << (A.MOVE + d), 1 << (A.SWIM + d),
+                      1 << (A.SHORE + d), 1 << (A.SALVAGE + d))
+                     for d in range(4) if NEIGHBOUR[p][d] >= 0) for p in range(N_PLACES))
+_LEGAL_OF: dict[int, tuple[int, ...]] = {}  # action bit set -> its indices, ascending
+_SHORE_HERE_BIT, _LIFT_BIT = 1 << A.SHORE_HERE, 1 << A.LIFT
+_TAKE_OFF_BIT, _END_TURN_BIT = 1 << A.TAKE_OFF, 1 << A.END_TURN
+
+
+def _legal_of(bits: int) -> list[int]:
+    """The action indices in bit set ``bits``, ascending, as a new list (memoized)."""
+    legal = _LEGAL_OF.get(bits)
+    if legal is None:
+        legal = tuple(a for a in range(A.N_ACTIONS) if bits >> a & 1)
+        if len(_LEGAL_OF) > 100_000:
+            _LEGAL_OF.clear()
+        _LEGAL_OF[bits] = legal
+    return list(legal)
 
 
 def _rearrangement(name: str, order: Sequence[int], expected: Sequence[int]) -> list[int]:
@@ -112,6 +142,7 @@ class State:
         "box", "meter", "col_deck", "row_deck", "col_discard", "row_discard", "script_col",
         "script_row", "active", "actions_left", "turn", "floods_left", "in_flood",
         "flood_open", "flood_sank", "escapes", "pending", "outcome", "remaining", "_legal",
+        "_view",
     )
     config: GameConfig
     status: list[int]               # per place: HIDDEN, DRY, FLOODED or SEA (R3.1)
@@ -141,6 +172,7 @@ class State:
     outcome: str | None             # None while running, else one of OUTCOMES
     remaining: list[int]            # per suit: land cards left on the island and in salvage
     _legal: list[int] | None        # cache of legal_actions(); None when stale
+    _view: tuple | None             # the observation encoder's memo (observation.BoardView)
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -197,6 +229,7 @@ class State:
         s.outcome = None
         s.remaining = [5, 5, 5, 5]
         s._legal = None
+        s._view = None
         return s
 
     def clone(self) -> "State":
@@ -230,6 +263,7 @@ class State:
         c.outcome = self.outcome
         c.remaining = self.remaining[:]
         c._legal = self._legal
+        c._view = self._view  # immutable, and checked against the lists whenever it is used
         return c
 
     def with_hidden(self, hidden_cards: Sequence[int], column_order: Sequence[int],
@@ -308,54 +342,44 @@ class State:
         if pend is not None:
             return self._legal_pending(pend)
         f = self.active
-        p = self.pos[f]
+        pos = self.pos
+        p = pos[f]
         st = self.status
         card = self.card
-        left = self.actions_left
-        legal: list[int] = []
-        nb = NEIGHBOUR[p]
-        for d in range(4):  # R4.2 move
-            q = nb[d]
-            if q >= 0 and st[q] != SEA:
-                legal.append(A.MOVE + d)
-        if left >= self.config.swim_cost:  # R4.3 swim
-            far = BEYOND[p]
-            for d in range(4):
-                q = nb[d]
-                if q >= 0 and st[q] == SEA and far[d] >= 0 and st[far[d]] != SEA:
-                    legal.append(A.SWIM + d)
-        if st[p] == FLOODED:  # R4.4 shore up
-            legal.append(A.SHORE_HERE)
-        for d in range(4):
-            q = nb[d]
-            if q >= 0 and st[q] == FLOODED:
-                legal.append(A.SHORE + d)
-        pos = self.pos
-        for d in range(4):  # R4.5 salvage
-            q = nb[d]
-            if q >= 0 and (st[q] == DRY or st[q] == FLOODED) and card[q] < N_LAND \
-                    and q not in pos:
-                legal.append(A.SALVAGE + d)
+        swim = self.actions_left >= self.config.swim_cost
+        bits = _END_TURN_BIT  # R4.1: always legal
+        for q, far, move, swim_bit, shore, salvage in _STEPS[p]:
+            x = st[q]
+            if x == SEA:
+                if swim and far >= 0 and st[far] != SEA:  # R4.3 swim
+                    bits |= swim_bit
+            else:
+                bits |= move  # R4.2 move
+                if x == FLOODED:  # R4.4 shore up a neighbour
+                    bits |= shore
+                if x != HIDDEN and card[q] < N_LAND and q not in pos:  # R4.5 salvage
+                    bits |= salvage
+        if st[p] == FLOODED:  # R4.4 shore up here
+            bits |= _SHORE_HERE_BIT
         if self.salvage[f]:  # R4.6 give
             n_fig = len(pos)
             for k in range(1, n_fig):
                 if pos[(f + k) % n_fig] == p:
-                    legal.append(A.GIVE + k - 1)
+                    bits |= 1 << (A.GIVE + k - 1)
         c = card[p]
-        if is_king(c) and not self.lifted[suit_of(c)] and self._can_lift(f, suit_of(c)):
-            legal.append(A.LIFT)  # R4.7
-        if c == HELICOPTER and all(self.lifted) and all(q == p for q in pos):
-            legal.append(A.TAKE_OFF)  # R4.8
-        legal.append(A.END_TURN)
-        return legal
+        if KING <= c < HELICOPTER and not self.lifted[c - KING] and self._can_lift(f, c - KING):
+            bits |= _LIFT_BIT  # R4.7
+        elif c == HELICOPTER and all(self.lifted) and pos.count(p) == len(pos):
+            bits |= _TAKE_OFF_BIT  # R4.8
+        return _legal_of(bits)
 
     def _can_lift(self, f: int, suit: int) -> bool:
         """R4.7: *n* cards of the king's suit, or *n* + 1 of any suits if it is short."""
         n = self.config.cards_per_treasure
         hand = self.salvage[f]
-        if self.is_short(suit):
+        if self.remaining[suit] < n:  # short (R6.2)
             return len(hand) >= n + 1
-        return sum(1 for c in hand if suit_of(c) == suit) >= n
+        return len(hand) >= n and sum(1 for c in hand if suit_of(c) == suit) >= n
 
     def _legal_pending(self, pend: Pending) -> list[int]:
         if isinstance(pend, Escape):  # R5.5: a neighbouring field, diagonals allowed
@@ -385,8 +409,8 @@ class State:
         are spent, the flood phase up to the next decision or the end of the game.
         Raises ``IllegalActionError`` (state unchanged) for an action not legal here.
         """
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
-                or action not in self.legal_actions():
+        if type(action) is not int and (isinstance(action, bool) or not isinstance(
+                action, (int, np.integer))) or action not in self.legal_actions():
             self._refuse(action)
         self._legal = None
         if self.pending is None:
@@ -596,6 +620,8 @@ class State:
         for q in self.pos:
             starts |= 1 << q
         reach = reachable(fields, starts)
+        if reach == fields:
+            return  # every field is reached, and sea places hold no card
         card, lifted = self.card, self.lifted
         lost = [p for p in range(N_PLACES) if not reach >> p & 1 and (
                 card[p] == HELICOPTER or is_king(card[p]) and not lifted[suit_of(card[p])])]

@@ -10,11 +10,11 @@ import numpy as np
 from gymnasium import spaces
 
 from . import actions as A
-from .cards import suit_of
+from .cards import HELICOPTER, KING, SUIT_OF
 from .config import GameConfig
 from .engine import IllegalActionError, State
-from .observation import OBSERVATION_SIZE, describe_observation, encode_observation
-from .public import describe, unseen_by_suit
+from .observation import OBSERVATION_SIZE, board_view, describe_observation, encode_observation
+from .public import describe
 from .scenario import parse_options
 
 REWARD_SCHEMES = ("win", "shaped")
@@ -75,7 +75,11 @@ class InselfluchtEnv(gym.Env):
     ``render_mode`` (``"ansi"``, ``"rgb_array"``, ``"human"``: colour text on stdout).
 
     ## Version History
-    * v0: initial release.
+    * v0 (0.1.0, 2026-11-30): initial release. Within v0 the observation changed once:
+      ``pending_cards`` (entry 453) was divided by 5 at first and by 20 since the review of
+      2026-11-30, so that it stays within the Box for gives of many cards; checkpoints record
+      the layout in their signature. ``render()`` without a render mode warns and returns
+      None (Gymnasium's convention) since 0.2.0; before it returned the text.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
@@ -146,10 +150,9 @@ class InselfluchtEnv(gym.Env):
     # -------------------------------------------------------------- extras
     def action_masks(self) -> np.ndarray:
         """Bool mask of the legal actions (all false once the episode is over)."""
-        mask = np.zeros(A.N_ACTIONS, dtype=bool)
-        if self._state is not None:
-            mask[self._state.legal_actions()] = True
-        return mask
+        if self._state is None:
+            return np.zeros(A.N_ACTIONS, dtype=bool)
+        return _mask_of(self._state.legal_actions(), _BOOL_MASKS, bool)
 
     @staticmethod
     def action_index(name: str) -> int:
@@ -190,8 +193,7 @@ class InselfluchtEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         state = self._state
-        mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
-        mask[state.legal_actions()] = 1
+        mask = _mask_of(state.legal_actions(), _INT8_MASKS, np.int8)
         info: dict[str, Any] = {"action_mask": mask, "decider": state.decider, "turn": state.turn}
         if state.outcome is not None:
             info["outcome"] = state.outcome
@@ -200,9 +202,13 @@ class InselfluchtEnv(gym.Env):
     def _progress(self) -> tuple[int, int, int]:
         """Public counts that the shaped reward pays for: lifted, kings seen, useful salvage."""
         state = self._state
-        _, king_unseen = unseen_by_suit(state)
-        useful = sum(1 for hand in state.salvage for c in hand if not state.lifted[suit_of(c)])
-        return sum(state.lifted), 4 - sum(king_unseen), useful
+        lifted = state.lifted
+        kings = list(board_view(state).king)  # face up; the others seen are set aside or boxed
+        for c in (*state.set_aside, *state.box):
+            if KING <= c < HELICOPTER:
+                kings[c - KING] = True
+        useful = sum(1 for hand in state.salvage for c in hand if not lifted[SUIT_OF[c]])
+        return sum(lifted), sum(kings), useful
 
     def _reward(self, before: tuple[int, int, int] | None) -> float:
         outcome = self._state.outcome
@@ -214,6 +220,24 @@ class InselfluchtEnv(gym.Env):
         if outcome is not None:
             reward += 1.0 if outcome == "win" else -1.0
         return float(reward)
+
+
+# Masks by legal-action tuple: a game meets a few hundred sets, so each mask is made once
+# and handed out as a copy (the caller may write to it).
+_INT8_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+_BOOL_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def _mask_of(legal: list[int], masks: dict[tuple[int, ...], np.ndarray], dtype: Any) -> np.ndarray:
+    key = tuple(legal)
+    mask = masks.get(key)
+    if mask is None:
+        if len(masks) > 50_000:
+            masks.clear()
+        mask = masks[key] = np.zeros(A.N_ACTIONS, dtype=dtype)
+        mask[legal] = 1
+        mask.flags.writeable = False
+    return mask.copy()
 
 
 def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:

@@ -23,12 +23,14 @@ for a convolutional extractor. ``OBSERVATION_LAYOUT`` names every slice and
 
 from __future__ import annotations
 
+from array import array
+from typing import NamedTuple
+
 import numpy as np
 
 from .board import N_PLACES, SIZE, place
-from .cards import HELICOPTER, N_LAND, SUIT_NAMES, SUIT_OF, is_king, suit_of
+from .cards import HELICOPTER, KING, N_LAND, SUIT_NAMES, SUIT_OF, suit_of
 from .engine import DRY, FLOODED, Give, Lift, State
-from .public import unseen_by_suit
 
 MAX_FIGURES = 4
 # (name, number of entries, description): board planes first, then the vector.
@@ -112,8 +114,6 @@ def _place_entries(p: int, s: int, c: int) -> tuple[int, ...]:
 # _PLACE[s][c + 1][p]: precomputed, since the encoder runs on every env step.
 _PLACE = tuple(tuple(tuple(_place_entries(p, s, c) for p in range(N_PLACES))
                      for c in range(-1, HELICOPTER + 1)) for s in range(4))
-# _KING_SUIT[c + 1]: the suit of king c, -1 for any other card or NO_CARD (no call per place).
-_KING_SUIT = tuple(suit_of(c) if is_king(c) else -1 for c in range(-1, HELICOPTER + 1))
 
 
 def _due_entries(col_hit: int, row_hit: int) -> tuple[int, ...]:
@@ -125,8 +125,13 @@ def _due_entries(col_hit: int, row_hit: int) -> tuple[int, ...]:
             *(_AT["columns_due"] + c - 1 for c in cols), *(_AT["rows_due"] + r - 1 for r in rows))
 
 
-# _DUE[col_hit][row_hit]: precomputed for every pair of hit sets.
-_DUE = tuple(tuple(_due_entries(ch, rh) for rh in range(32)) for ch in range(32))
+def _index_array(entries: list[int] | tuple[int, ...]) -> np.ndarray:
+    """``entries`` as an index array (through ``array``: a third of ``np.array``'s time)."""
+    return np.frombuffer(array("q", entries), dtype=np.int64).astype(np.intp, copy=False)
+
+
+# _DUE[col_hit][row_hit]: index arrays precomputed for every pair of hit sets.
+_DUE = tuple(tuple(_index_array(_due_entries(ch, rh)) for rh in range(32)) for ch in range(32))
 _METER_VALUES: dict[tuple[int, ...], tuple[tuple[int, float], ...]] = {}
 
 
@@ -147,82 +152,191 @@ def _meter_values(meter: list[int]) -> tuple[tuple[int, float], ...]:
     return hit
 
 
+class BoardView(NamedTuple):
+    """What the encoder derives from the places alone, kept in ``State._view``.
+
+    ``status``, ``card`` and ``lifted`` are copies of the state's lists it was derived from:
+    the encoder reuses the view only while the state's lists still equal them, so nothing
+    that edits a state (the engine, a test, a planner) has to invalidate it, and a clone
+    may share it. ``base`` is an observation with the place planes (``hidden`` ..
+    ``king_lifted``) written and zeros elsewhere (read-only; the encoder copies it).
+    ``land`` / ``king``: per suit, the face-up land cards and whether the king is face up.
+    """
+
+    status: list[int]
+    card: list[int]
+    lifted: list[bool]
+    base: np.ndarray
+    land: tuple[int, ...]
+    king: tuple[bool, ...]
+
+
+def _place_ones(p: int, s: int, c: int, lifted: list[bool]) -> tuple[int, ...]:
+    """The place-plane entries set to 1 by place p in state s with card c."""
+    ones = _PLACE[s][c + 1][p]
+    if KING <= c < HELICOPTER and (s == DRY or s == FLOODED) and lifted[c - KING]:
+        ones += (_KING_LIFTED + p,)
+    return ones
+
+
+def _board_view(status: list[int], card: list[int], lifted: list[bool]) -> BoardView:
+    """The view of these places, derived from scratch."""
+    ones: list[int] = []
+    land = [0, 0, 0, 0]
+    king = [False] * 4
+    for p in range(N_PLACES):
+        s = status[p]
+        c = card[p]
+        ones += _PLACE[s][c + 1][p]
+        if s == DRY or s == FLOODED:
+            if 0 <= c < N_LAND:
+                land[SUIT_OF[c]] += 1
+            elif KING <= c < HELICOPTER:
+                king[c - KING] = True
+                if lifted[c - KING]:
+                    ones.append(_KING_LIFTED + p)
+    base = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    base[_index_array(ones)] = 1.0
+    base.flags.writeable = False
+    return BoardView(status[:], card[:], lifted[:], base, tuple(land), tuple(king))
+
+
+def _current_view(view: BoardView | None, status: list[int], card: list[int],
+                  lifted: list[bool]) -> BoardView:
+    """``view`` if it still describes these places; else ``view`` updated at the places that
+    changed since (a step changes one or two), or derived afresh."""
+    if view is None or view.lifted != lifted:
+        return _board_view(status, card, lifted)
+    old_status, old_card = view.status, view.card
+    if old_status == status and old_card == card:
+        return view
+    changed = [p for p in range(N_PLACES) if status[p] != old_status[p] or card[p] != old_card[p]]
+    if len(changed) > _MAX_UPDATES:
+        return _board_view(status, card, lifted)
+    base = view.base.copy()
+    land, king = list(view.land), list(view.king)
+    for p in changed:
+        for s, c, value in ((old_status[p], old_card[p], 0.0), (status[p], card[p], 1.0)):
+            for e in _place_ones(p, s, c, lifted):
+                base[e] = value
+            if s == DRY or s == FLOODED:
+                if 0 <= c < N_LAND:
+                    land[SUIT_OF[c]] += 1 if value else -1
+                elif KING <= c < HELICOPTER:
+                    king[c - KING] = bool(value)
+    base.flags.writeable = False
+    return BoardView(status[:], card[:], lifted[:], base, tuple(land), tuple(king))
+
+
+def board_view(state: State) -> BoardView:
+    """The state's ``BoardView``, brought up to date (and kept in the state for next time)."""
+    view = state._view = _current_view(state._view, state.status, state.card, state.lifted)
+    return view
+
+
+_KING_LIFTED = _AT["king_lifted"]
+_MAX_UPDATES = 10  # more changed places than this: deriving afresh is quicker
+_THREATENED = _AT["threatened"]
+_FIGURE, _SEAT, _SALVAGE = _AT["figure_seat0"], _AT["seat_present"], _AT["salvage"]
+_ACTIONS_LEFT, _PENDING, _RECEIVER = _AT["actions_left"], _AT["pending"], _AT["give_receiver"]
+_PENDING_CARDS, _LIFT_NEEDED, _WATER = _AT["pending_cards"], _AT["lift_needed"], _AT["water_level"]
+_PASS, _PHASE = _AT["floods_left_pass"], _AT["floods_left_phase"]
+_SHORT, _LIFTED, _REMAINING = _AT["short"], _AT["lifted"], _AT["remaining"]
+_UNSEEN_KING, _UNSEEN_LAND, _VARIANT = _AT["unseen_king"], _AT["unseen_land"], _AT["variant"]
+
+
 def encode_observation(state: State, seat: int | None = None) -> np.ndarray:
     """What figure ``seat`` (default: ``state.decider``) sees, float32 of ``OBSERVATION_SIZE``.
 
     Only public facts (R9) are read; the module docstring says what each slice means when
-    the observer is not the decider.
+    the observer is not the decider. The place planes come from the state's ``BoardView``,
+    derived again only when the places changed; the rest is written entry by entry.
     """
-    n_fig = len(state.pos)
+    pos = state.pos
+    n_fig = len(pos)
     if seat is None:
-        me = state.decider
+        pend = state.pending
+        me = pend.figure if pend is not None else state.active
     elif isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
             or not 0 <= seat < n_fig:
         raise ValueError(f"seat={seat!r} must be a figure 0-{n_fig - 1}")
     else:
         me = int(seat)
-    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    ones: list[int] = []
     st, card, lifted = state.status, state.card, state.lifted
-    for p in range(N_PLACES):
-        s = st[p]
-        c = card[p]
-        ones += _PLACE[s][c + 1][p]
-        king = _KING_SUIT[c + 1]
-        if king >= 0 and (s == DRY or s == FLOODED) and lifted[king]:
-            ones.append(_AT["king_lifted"] + p)
+    view = state._view = _current_view(state._view, st, card, lifted)
+    obs = view.base.copy()
     col_hit = row_hit = 0
     for c in state.col_discard:
         col_hit |= 1 << (c - 1)
     for r in state.row_discard:
         row_hit |= 1 << (r - 1)
-    ones += _DUE[col_hit][row_hit]
-    values: list[tuple[int, float]] = []
+    obs[_DUE[col_hit][row_hit]] = 1.0
+    # seats: figures, presence and salvage; salvage is seen too (unseen_land below, R9)
+    seen = list(view.land)
+    salvage = state.salvage
     for k in range(n_fig):
         f = (me + k) % n_fig
-        ones.append(_AT["figure_seat0"] + k * N_PLACES + state.pos[f])
-        ones.append(_AT["seat_present"] + k)
-        counts = [0, 0, 0, 0]
-        for c in state.salvage[f]:
-            counts[SUIT_OF[c]] += 1
-        for s in range(4):
-            if counts[s]:
-                values.append((_AT["salvage"] + 4 * k + s, counts[s] / 5))
-    ones.append(_AT["actions_left"] + max(state.actions_left, 0))
+        obs[_FIGURE + k * N_PLACES + pos[f]] = 1.0
+        obs[_SEAT + k] = 1.0
+        hand = salvage[f]
+        if hand:
+            counts = [0, 0, 0, 0]
+            for c in hand:
+                counts[SUIT_OF[c]] += 1
+            at = _SALVAGE + 4 * k
+            for s in range(4):
+                n = counts[s]
+                if n:
+                    obs[at + s] = n / 5
+                    seen[s] += n  # a salvage holds land cards only (R4.5)
+    obs[_ACTIONS_LEFT + max(state.actions_left, 0)] = 1.0
     pend = state.pending
     if pend is None:
-        ones.append(_AT["pending"])
+        obs[_PENDING] = 1.0
     elif isinstance(pend, Give):
-        ones.append(_AT["pending"] + 1)
+        obs[_PENDING + 1] = 1.0
         receiver_seat = (pend.receiver - me) % n_fig
         if receiver_seat:  # 0: the observer is the receiver
-            ones.append(_AT["give_receiver"] + receiver_seat - 1)
-        values.append((_AT["pending_cards"], pend.given / 20))  # a hand holds at most 20 cards
+            obs[_RECEIVER + receiver_seat - 1] = 1.0
+        obs[_PENDING_CARDS] = pend.given / 20  # a hand holds at most 20 cards
     elif isinstance(pend, Lift):
-        ones.append(_AT["pending"] + 2)
-        values.append((_AT["pending_cards"], pend.chosen / 20))
-        values.append((_AT["lift_needed"], (state.config.cards_per_treasure + 1 - pend.chosen) / 5))
+        obs[_PENDING + 2] = 1.0
+        obs[_PENDING_CARDS] = pend.chosen / 20
+        obs[_LIFT_NEEDED] = (state.config.cards_per_treasure + 1 - pend.chosen) / 5
     else:
-        ones.append(_AT["pending"] + 3)
-    ones.append(_AT["water_level"] + state.meter[0] - 1)
-    values += _meter_values(state.meter)
-    values.append((_AT["floods_left_pass"], 1 - len(state.col_discard) / 5))
-    values.append((_AT["floods_left_phase"], state.floods_left / 5 if state.in_flood else 0.0))
-    unseen_land, king_unseen = unseen_by_suit(state)
+        obs[_PENDING + 3] = 1.0
+    meter = state.meter
+    obs[_WATER + meter[0] - 1] = 1.0
+    for at, value in _meter_values(meter):
+        obs[at] = value
+    obs[_PASS] = 1 - len(state.col_discard) / 5
+    obs[_PHASE] = state.floods_left / 5 if state.in_flood else 0.0
+    # the other seen cards (``public.seen_cards``): under the kings, set aside, in the box
+    king = view.king
+    if state.under_king[0] or state.under_king[1] or state.under_king[2] \
+            or state.under_king[3] or state.box or state.set_aside:
+        king = list(king)
+        for pile in (*state.under_king, state.box, state.set_aside):
+            for c in pile:
+                if 0 <= c < N_LAND:
+                    seen[SUIT_OF[c]] += 1
+                elif KING <= c < HELICOPTER:
+                    king[c - KING] = True
+    config = state.config
+    n = config.cards_per_treasure
+    remaining = state.remaining
     for s in range(4):
-        if state.is_short(s):  # R6.2
-            ones.append(_AT["short"] + s)
-        if state.lifted[s]:
-            ones.append(_AT["lifted"] + s)
-        if king_unseen[s]:
-            ones.append(_AT["unseen_king"] + s)
-        values.append((_AT["remaining"] + s, state.remaining[s] / 5))
-        values.append((_AT["unseen_land"] + s, unseen_land[s] / 5))
-    if state.config.taucher:
-        ones.append(_AT["variant"])
-    if state.config.short_game:
-        ones.append(_AT["variant"] + 1)
-    obs[np.array(ones, dtype=np.intp)] = 1.0
-    where, what = zip(*values)
-    obs[np.array(where, dtype=np.intp)] = what
+        left = remaining[s]
+        if left < n:  # short (R6.2)
+            obs[_SHORT + s] = 1.0
+        if lifted[s]:
+            obs[_LIFTED + s] = 1.0
+        if not king[s]:
+            obs[_UNSEEN_KING + s] = 1.0
+        obs[_REMAINING + s] = left / 5
+        obs[_UNSEEN_LAND + s] = (5 - seen[s]) / 5
+    if config.taucher:
+        obs[_VARIANT] = 1.0
+    if config.short_game:
+        obs[_VARIANT + 1] = 1.0
     return obs

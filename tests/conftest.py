@@ -45,6 +45,12 @@ def P(column: int, row: int) -> int:
     return place(column, row)
 
 
+def layout_rows(cards: Sequence[int]) -> list[str]:
+    """The 5 layout rows (row 1 first) naming all 25 card ids of ``cards``, in place order:
+    a whole deal as reset options (R8)."""
+    return [" ".join(code(cards[place(c, r)]) for c in range(1, 6)) for r in range(1, 6)]
+
+
 def fill_layout(rows: Sequence[str]) -> list[str]:
     """A full layout from 5 rows of codes with ``?``: the unnamed land cards fill the ``?``
     in reading order, then the unnamed kings. Deterministic, so tests know every card."""
@@ -218,6 +224,19 @@ def snapshot(s: State) -> tuple:
             [b[:] for b in s.script_col], [b[:] for b in s.script_row], s.active,
             s.actions_left, s.turn, s.floods_left, s.in_flood, s.flood_open, s.escapes[:],
             s.pending, s.outcome, s.remaining[:])
+
+
+def twin(state: State, rng: np.random.Generator) -> State:
+    """The same public facts, other hidden facts (R9): the cards of the hidden places and the
+    undrawn flood cards permuted, scripted later passes reshuffled (``State.with_hidden``)."""
+    cards = [state.card[p] for p in range(len(state.card)) if state.status[p] == HIDDEN]
+    t = state.with_hidden([int(c) for c in rng.permutation(cards)] if cards else [],
+                          [int(v) for v in rng.permutation(state.col_deck)],
+                          [int(v) for v in rng.permutation(state.row_deck)],
+                          [[int(v) for v in rng.permutation(b)] for b in state.script_col],
+                          [[int(v) for v in rng.permutation(b)] for b in state.script_row])
+    assert describe(t) == describe(state)
+    return t
 
 
 def island_cards(s: State) -> list[int]:

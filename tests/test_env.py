@@ -10,9 +10,15 @@ import numpy as np
 import pytest
 
 import inselflucht_env  # noqa: F401
+from conftest import layout_rows, twin
 from inselflucht_env.actions import ACTION_NAMES, N_ACTIONS
+from inselflucht_env.agents import HeuristicAgent
+from inselflucht_env.cards import is_land, parse
+from inselflucht_env.config import GameConfig
+from inselflucht_env.engine import HIDDEN, IllegalActionError, State
 from inselflucht_env.env import InselfluchtEnv
-from inselflucht_env.engine import IllegalActionError
+from inselflucht_env.observation import encode_observation
+from inselflucht_env.render_image import render_rgb
 
 R8_OPTIONS = {
     "layout": ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?", "? ? ? ? 6S"],
@@ -78,7 +84,7 @@ def test_masks_after_reset_and_every_step_never_all_false_while_on():
     for seed in range(20):
         _, info = env.reset(seed=seed)
         assert info["action_mask"].dtype == np.int8 and info["action_mask"].any()
-        for action, _, _, terminated, _, info in play_random(env, seed):
+        for _, _, _, terminated, _, info in play_random(env, seed):
             mask = env.unwrapped.action_masks()
             assert mask.dtype == bool and mask.shape == (N_ACTIONS,)
             assert np.array_equal(mask, info["action_mask"].astype(bool))
@@ -177,7 +183,7 @@ def test_observation_slices_are_documented_and_cover_the_vector():
     assert table[0]["start"] == 0
     for a, b in zip(table, table[1:]):
         assert a["stop"] == b["start"]
-    assert table[-1]["stop"] == env.observation_space.shape[0]
+    assert table[-1]["stop"] == env.observation_space.shape[0] == 504
 
 
 def test_turn_ends_by_itself_after_four_actions_and_floods_inside_the_step():
@@ -193,10 +199,23 @@ def test_turn_ends_by_itself_after_four_actions_and_floods_inside_the_step():
 
 
 def test_win_reward_is_one_only_on_the_win():
+    """Rewards (``reward="win"``): +1 on the step that takes off, 0 on every other step; a
+    loss ends with 0. The heuristic agent wins these deals (seeds 0-2, 2 players)."""
     env = InselfluchtEnv()
-    for seed in range(5):
-        rewards = [r for _, _, r, _, _, _ in play_random(env, seed)]
-        assert all(r == 0.0 for r in rewards)  # random play does not win these deals
+    heuristic = HeuristicAgent()
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        steps = []
+        while "outcome" not in info:
+            action = heuristic.act(env.game_state, None)
+            _, reward, terminated, truncated, info = env.step(action)
+            steps.append((ACTION_NAMES[action], reward, terminated, truncated))
+        assert info["outcome"] == "win", (seed, info["outcome"])
+        assert len(steps) > 30
+        assert steps[-1] == ("take_off", 1.0, True, False)
+        assert all(r == 0.0 and not t and not tr for _, r, t, tr in steps[:-1])
+    lost = [r for _, _, r, _, _, _ in play_random(env, 0)]
+    assert env.describe()["outcome"] == "L1" and lost == [0.0] * len(lost)
 
 
 def test_shaped_reward_pays_treasures_and_ends_minus_one_on_loss():
@@ -210,8 +229,9 @@ def test_shaped_reward_pays_treasures_and_ends_minus_one_on_loss():
     _, reward, *_ = env.step(env.action_index("lift"))
     assert reward == pytest.approx(0.25)
     assert total == pytest.approx(2 * 0.05 + 3 * 0.02)  # K♣ and K♥ seen; 7♣, 10♣, 10♥ salvaged
-    outcome_rewards = [(r, i.get("outcome")) for *_, r, _, _, i in play_random(env, 1)]
-    assert outcome_rewards[-1][0] <= -1.0 + 0.3
+    *before, last = [(r, i.get("outcome")) for _, _, r, _, _, i in play_random(env, 1)]
+    assert last == (-1.0, "L1")  # a flood after end_turn sinks a king: no progress, -1
+    assert len(before) > 20 and all(r >= 0.0 and o is None for r, o in before)
 
 
 def _trajectory(env, seed):
@@ -239,7 +259,9 @@ def test_make_vec_is_deterministic(mode):
             trace.append(obs.copy())
         envs.close()
         return np.stack(trace)
-    assert np.array_equal(run(), run())
+    first = run()
+    assert first.shape == (61, 2, 504) and len({frame.tobytes() for frame in first}) > 30
+    assert np.array_equal(first, run())
 
 
 def test_no_leak_deals_differing_in_hidden_cards_and_flood_order_look_the_same():
@@ -259,34 +281,146 @@ def test_no_leak_deals_differing_in_hidden_cards_and_flood_order_look_the_same()
     assert np.array_equal(obs_a, obs_b) and env_a.describe() == env_b.describe()
 
 
+NO_LEAK_CONFIGS = [dict(players=2), dict(players=1, taucher=True),
+                   dict(players=3, short_game=True), dict(players=4, meter="schwer"),
+                   dict(players=2, meter="leicht")]
+
+
+def scripted_deal(config_kwargs: dict, seed: int) -> dict:
+    """Reset options fixing a seed's whole deal: all 24 island cards and 10 flood passes."""
+    rng = np.random.default_rng(seed)
+    s = State.new(GameConfig.make(**config_kwargs), rng)
+    passes = [[int(v) for v in rng.permutation(5) + 1] for _ in range(20)]
+    return {"layout": layout_rows(s.card), "column_deck": sum(passes[:10], []),
+            "row_deck": sum(passes[10:], [])}
+
+
+def play_recorded(env, options: dict, seed: int, heuristic: bool) -> list[int]:
+    """One game (random or heuristic decisions) on a scripted deal; returns the actions."""
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed, options=options)
+    actions: list[int] = []
+    while "outcome" not in info:
+        state = env.game_state
+        action = (HeuristicAgent().act(state, None) if heuristic
+                  else int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        actions.append(action)
+        info = env.step(action)[4]
+    return actions
+
+
+def twin_deal(options: dict, final: State, never_seen: list[int]) -> dict:
+    """The same deal with the hidden facts of ``final``'s game changed: the land cards that
+    were never face up rotated, and the flood cards never drawn put in another order (the
+    rest of the last pass reversed, the unstarted passes rotated)."""
+    cards = [parse(tok) for row in options["layout"] for tok in row.split()]
+    land = [p for p in never_seen if is_land(cards[p])]
+    twin_cards = cards[:]
+    for p, q in zip(land, land[1:] + land[:1]):
+        twin_cards[q] = cards[p]
+    current = len(final.config.meter) - len(final.meter)  # passes reshuffled so far
+    drawn = len(final.col_discard)
+    decks = {}
+    for key in ("column_deck", "row_deck"):
+        passes = [options[key][k:k + 5] for k in range(0, 50, 5)]
+        passes[current] = passes[current][:drawn] + passes[current][drawn:][::-1]
+        for k in range(current + 1, 10):
+            passes[k] = passes[k][1:] + passes[k][:1]
+        decks[key] = sum(passes, [])
+    return {"layout": layout_rows(twin_cards), **decks}
+
+
 def test_no_leak_random_histories():
-    """R9 as a property: whenever two games' public states agree, so do their observations."""
-    for seed in range(30):
-        env_a, env_b = InselfluchtEnv(), InselfluchtEnv()
-        obs_a, info_a = env_a.reset(seed=1000 + seed)
-        obs_b, info_b = env_b.reset(seed=2000 + seed)
-        rng = np.random.default_rng(seed)
-        while env_a.describe() == env_b.describe() and "outcome" not in info_a:
-            assert np.array_equal(obs_a, obs_b)
-            assert np.array_equal(info_a["action_mask"], info_b["action_mask"])
-            assert info_a["decider"] == info_b["decider"]
-            action = int(rng.choice(np.flatnonzero(info_a["action_mask"])))
-            obs_a, _, _, _, info_a = env_a.step(action)
-            obs_b, _, _, _, info_b = env_b.step(action)
+    """R9 through the Gymnasium layer: twin deals that differ only in hidden facts (cards
+    that stay face down all game, flood cards never drawn) give the same observation,
+    reward, termination, info and renders at every step of the same long public history;
+    and at every decision a ``State.with_hidden`` twin (every hidden card and every undrawn
+    flood card rearranged) gives the same observation, mask and text."""
+    from inselflucht_env.render_text import render_ansi
+
+    twin_rng = np.random.default_rng(99)
+    decisions = other_cards = games_with_other_floods = changed_twins = 0
+    for seed in range(15):
+        kwargs = NO_LEAK_CONFIGS[seed % len(NO_LEAK_CONFIGS)]
+        options = scripted_deal(kwargs, 500 + seed)
+        env_a = InselfluchtEnv(**kwargs, reward="shaped", render_mode="ansi")
+        actions = play_recorded(env_a, options, seed, heuristic=seed % 3 == 2)
+        final = env_a.game_state
+        # a place still hidden at the end was never face up: a revealed card stays revealed
+        never_seen = [p for p in range(25) if final.status[p] == HIDDEN]
+        other = twin_deal(options, final, never_seen)
+        other_cards += len(actions) if other["layout"] != options["layout"] else 0
+        games_with_other_floods += other["column_deck"] != options["column_deck"]
+
+        env_a = InselfluchtEnv(**kwargs, reward="shaped", render_mode="ansi")
+        env_b = InselfluchtEnv(**kwargs, reward="shaped", render_mode="ansi")
+        out_a = env_a.reset(seed=seed, options=options)
+        out_b = env_b.reset(seed=seed, options=other)
+        for action in actions + [None]:
+            obs_a, info_a = out_a[0], out_a[-1]
+            np.testing.assert_array_equal(obs_a, out_b[0])
+            assert out_a[1:-1] == out_b[1:-1]  # reward, terminated, truncated
+            assert info_a.keys() == out_b[-1].keys()
+            for key in info_a:
+                assert np.array_equal(info_a[key], out_b[-1][key]), key
+            assert env_a.render() == env_b.render()
+            state = env_a.game_state
+            t = twin(state, twin_rng)
+            if action is None:  # the image at the end only: it costs 5 ms (test_render)
+                image = render_rgb(state)
+                assert np.array_equal(image, render_rgb(env_b.game_state))
+                assert np.array_equal(image, render_rgb(t))
+            changed_twins += t.card != state.card or t.col_deck != state.col_deck
+            np.testing.assert_array_equal(encode_observation(t), obs_a)
+            assert t.legal_mask() == info_a["action_mask"].astype(bool).tolist()
+            assert render_ansi(t) == env_a.render()
+            if action is None:
+                assert "outcome" in info_a
+                break
+            decisions += 1
+            out_a, out_b = env_a.step(action), env_b.step(action)
+    assert decisions >= 500 and other_cards >= 150  # decisions with other face-down cards
+    assert games_with_other_floods == 15
+    assert changed_twins >= decisions * 0.9
 
 
 def test_sb3_vec_envs_and_subprocess():
+    """SB3's DummyVecEnv and SubprocVecEnv run the env: batched observations, masks through
+    ``env_method``, a finished game reset within the same step with its last observation and
+    outcome in ``info``; env i is seeded seed + i, so the subprocess replays env 0 exactly."""
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
-    for cls in (None, SubprocVecEnv):
-        kwargs = {} if cls is None else {"vec_env_cls": cls}
-        # Subprocesses start fresh: the module-path id imports the package there (forkserver).
-        venv = make_vec_env("inselflucht_env:Inselflucht-v0", n_envs=2, seed=0, **kwargs)
-        venv.reset()
+    end_turn = ACTION_NAMES.index("end_turn")
+    runs = []
+    # A subprocess starts fresh (forkserver): the module-path id imports the package there.
+    # One is enough for that; each one imports torch with SB3 (about 1.5 s of CPU).
+    for n_envs, kwargs in ((2, {}), (1, {"vec_env_cls": SubprocVecEnv})):
+        venv = make_vec_env("inselflucht_env:Inselflucht-v0", n_envs=n_envs, seed=0, **kwargs)
+        obs = venv.reset()
+        assert obs.shape == (n_envs, 504) and obs.dtype == np.float32
+        trace, ends = [obs[0].copy()], []
         for _ in range(50):
             masks = np.stack(venv.env_method("action_masks"))
-            venv.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+            assert masks.shape == (n_envs, N_ACTIONS) and masks.any(axis=1).all()
+            # every step ends a turn where it can, so the water rises fast and games end
+            actions = [end_turn if m[end_turn] else int(np.flatnonzero(m)[0]) for m in masks]
+            obs, rewards, dones, infos = venv.step(np.array(actions))
+            assert rewards.tolist() == [0.0] * n_envs  # no win, no reward
+            trace.append((obs[0].copy(), bool(dones[0])))
+            for i in np.flatnonzero(dones):
+                last = infos[i]["terminal_observation"]
+                assert infos[i]["outcome"] in ("L1", "L2", "L3", "L4", "L5", "L6")
+                assert last.shape == (504,) and not np.array_equal(last, obs[i])
+                ends.append((int(i), infos[i]["outcome"], infos[i]["episode"]["l"]))
         venv.close()
+        assert {i for i, _, _ in ends} == set(range(n_envs))
+        runs.append((trace, [e for e in ends if e[0] == 0]))
+    (dummy, dummy_ends), (sub, sub_ends) = runs
+    assert len(dummy_ends) >= 2 and dummy_ends == sub_ends
+    np.testing.assert_array_equal(dummy[0], sub[0])
+    for (obs_d, done_d), (obs_s, done_s) in zip(dummy[1:], sub[1:]):
+        np.testing.assert_array_equal(obs_d, obs_s)
+        assert done_d == done_s
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ from inselflucht_env.stats import difference_ci, half_width_games, mcnemar, wils
 def test_wilson_interval_known_values():
     lo, hi = wilson(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(3, 10) == pytest.approx((0.1078, 0.6032), abs=1e-4)
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
     lo, hi = wilson(10, 10)
@@ -40,8 +41,8 @@ def test_mcnemar_exact():
 
 
 def test_difference_ci_and_games_needed():
-    d, lo, hi = difference_ci(30, 10, 100)
-    assert d == pytest.approx(0.2) and lo < 0.2 < hi
+    # 30 seeds won by A only, 10 by B only, of 100: d = 0.2, Wald SE = sqrt((0.4 - 0.04) / 100)
+    assert difference_ci(30, 10, 100) == pytest.approx((0.2, 0.0824, 0.3176), abs=1e-4)
     assert half_width_games(0.5, 0.03) == 1068
 
 
@@ -50,7 +51,7 @@ def test_summarize_toy_case():
            E.Episode(2, "win", 12, 4, 8, 50, 0.1, 0.05), E.Episode(3, "L6", 22, 3, 7, 90, 0.1, 0.01)]
     s = E.summarize(eps, seconds=2.0)
     assert s["episodes"] == 4 and s["wins"] == 2 and s["win_rate"] == 0.5
-    assert (s["ci_low"], s["ci_high"]) == pytest.approx(wilson(2, 4))
+    assert (s["ci_low"], s["ci_high"]) == pytest.approx((0.1500, 0.8500), abs=1e-4)  # 2 of 4
     assert s["loss_causes"] == {"L1": 1, "L2": 0, "L3": 0, "L4": 0, "L5": 0, "L6": 1}
     assert s["mean_turns"] == 12.5 and s["mean_turns_won"] == 11
     assert s["mean_lifted"] == 3.0 and s["mean_salvaged"] == 6.5
@@ -79,18 +80,50 @@ def test_harness_is_reproducible_and_independent_of_workers():
     assert [e["seed"] for e in a["per_episode"]] == list(range(5, 17))
 
 
-def test_agents_see_the_same_deals():
-    """Episode i's deal depends on the seed only, whoever plays it."""
-    import numpy as np
+class DealRecorder:
+    """Plays as ``make_agent(inner)`` and notes, per game, the island cards at its first
+    decision and every flood pass's order (drawn part public, rest from the decks)."""
+
+    def __init__(self, inner: str, log: dict):
+        from inselflucht_env.agents import make_agent
+        self.inner, self.games = make_agent(inner), log.setdefault(inner, [])
+        self.state = None
+
+    def act(self, state, rng):
+        if state is not self.state:  # a new game: its first decision sees the fresh deal
+            self.state = state
+            self.games.append({"turn": state.turn, "cards": list(state.card), "passes": {}})
+        reshuffled = len(state.config.meter) - len(state.meter)  # passes drawn to the end
+        order = (state.col_discard + state.col_deck[::-1], state.row_discard + state.row_deck[::-1])
+        self.games[-1]["passes"][reshuffled] = order
+        return self.inner.act(state, rng)
+
+
+def test_agents_see_the_same_deals(monkeypatch):
+    """Episode i's deal depends on its seed only, whoever plays it: through the harness a
+    random and a heuristic agent meet the same island cards and the same flood passes on
+    each seed (as far as both games go), and different seeds give different deals."""
+    from inselflucht_env import agents
     from inselflucht_env.config import GameConfig
-    from inselflucht_env.engine import State
-    cfg = GameConfig.make(players=2)
-    s1 = State.new(cfg, np.random.default_rng(42))
-    s2 = State.new(cfg, np.random.default_rng(42))
-    assert s1.card == s2.card and s1.col_deck == s2.col_deck
-    r = E.run_episodes("random", cfg, [42], progress=False)
-    h = E.run_episodes("heuristic", cfg, [42], progress=False)
-    assert r[0].seed == h[0].seed == 42
+    monkeypatch.setattr(agents, "_KINDS", dict(agents._KINDS))
+    log: dict[str, list] = {}
+    agents.register_agent_kind("deals", lambda inner, **kw: DealRecorder(inner, log))
+    cfg, seeds = GameConfig.make(players=2), [42, 43, 44, 45]
+    runs = {name: E.run_episodes(f"deals:{name}", cfg, seeds, progress=False)
+            for name in ("random", "heuristic")}
+    assert [e.seed for e in runs["random"]] == [e.seed for e in runs["heuristic"]] == seeds
+    assert [e.outcome for e in runs["heuristic"]].count("win") > 0
+    assert all(e.outcome != "win" for e in runs["random"])  # two different players
+    r, h = log["random"], log["heuristic"]
+    assert len(r) == len(h) == 4 and all(g["turn"] == 1 for g in r + h)
+    assert [g["cards"] for g in r] == [g["cards"] for g in h]
+    assert len({tuple(g["cards"]) for g in r}) == 4
+    shared = 0
+    for a, b in zip(r, h):
+        both = sorted(set(a["passes"]) & set(b["passes"]))
+        assert both[0] == 0 and [a["passes"][k] for k in both] == [b["passes"][k] for k in both]
+        shared += len(both)
+    assert shared >= 12  # the first pass of each deal and at least 8 later ones
 
 
 def test_cli_json_contract(capsys):
@@ -123,7 +156,7 @@ def test_difficulty_report_small(tmp_path):
     """The grid script end to end on a tiny budget, then a redraw from its JSON."""
     from train import difficulty as D
     md, png, js = tmp_path / "d.md", tmp_path / "d.png", tmp_path / "d.json"
-    D.main(["--heuristic-games", "2", "--novice-games", "1", "--search-games", "1",
+    D.main(["--heuristic-games", "1", "--novice-games", "1", "--search-games", "1",
             "--search-simulations", "4", "--search-probe", "2", "--search-variants", "Taucher",
             "--search-players", "2", "--workers", "1", "--out", str(md), "--plot", str(png),
             "--json-out", str(js)])

@@ -179,9 +179,6 @@ def test_parse_choice_unit():
 
 
 def test_real_teammate_agents():
-    agents = pytest.importorskip("inselflucht_env.agents")
-    if not hasattr(agents, "make_agent"):
-        pytest.skip("inselflucht_env.agents.make_agent is not there yet")
     out = io.StringIO()
     code = P.main(["--seed", "7", "--no-colour", "--teammate", "heuristic"],
                   stdin=io.StringIO("end\nend\nquit\n"), stdout=out)

@@ -218,14 +218,20 @@ def test_determinism_same_seed_and_actions_same_trajectory(seed, cfg):
 def test_clone_is_independent(seed, cfg, at):
     """clone() is an independent copy: playing either leaves the other unchanged, and a
     clone played with the same generator follows the original exactly."""
-    rng = np.random.default_rng(seed)
-    s = State.new(GameConfig.make(**cfg), rng)
-    for _ in range(at):
-        if s.outcome:
-            break
-        s.apply(policy(s, rng, 0.8), rng)
-    if s.outcome:
-        return
+    def start():
+        rng = np.random.default_rng(seed)
+        return State.new(GameConfig.make(**cfg), rng), rng
+
+    s, rng = start()  # find how far the game goes, then stop before its end
+    played = []
+    while s.outcome is None and len(played) <= at:
+        played.append(policy(s, rng, 0.8))
+        s.apply(played[-1], rng)
+    s, rng = start()
+    for a in played[:min(at, len(played) - 1)]:
+        policy(s, rng, 0.8)  # the same draws as above
+        s.apply(a, rng)
+    assert s.outcome is None
     c = s.clone()
     before = snapshot(s)
     assert snapshot(c) == before

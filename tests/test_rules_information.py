@@ -11,18 +11,12 @@ import json
 
 import numpy as np
 
-from conftest import STANDARD, Game, fill_layout
-from inselflucht_env.board import place
+from conftest import STANDARD, Game, fill_layout, layout_rows
 from inselflucht_env.cards import ISLAND_CARDS, code, is_king, is_land, suit_of
 from inselflucht_env.engine import HIDDEN
 from inselflucht_env.public import describe, piles, unseen_by_suit, unseen_cards
 
 EXAMPLE = ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?", "? ? ? ? 6S"]
-
-
-def rows_of(cards: list[int]) -> list[str]:
-    """Layout strings for 25 card ids."""
-    return [" ".join(code(cards[place(c, r)]) for c in range(1, 6)) for r in range(1, 6)]
 
 
 def test_R9_describe_shows_no_hidden_card():
@@ -73,7 +67,7 @@ def hidden_history(seed: int):
     places never revealed during the game."""
     rng = np.random.default_rng(100 + seed)
     layout = Game(seed=seed).s.card  # a random deal, then fixed (no '?') for both games
-    a = Game(rows_of(layout), seed=seed, fill=False)
+    a = Game(layout_rows(layout), seed=seed, fill=False)
     actions, ever_seen = [], set()
     while a.s.outcome is None and len(actions) < 400:
         ever_seen |= {p for p in range(25) if a.s.status[p] != HIDDEN}
@@ -95,8 +89,8 @@ def test_R9_same_public_history_same_view_whatever_the_hidden_cards():
         layout1 = layout0[:]
         for p, q in zip(never, never[1:] + never[:1]):  # rotate the never-seen cards
             layout1[q] = layout0[p]
-        a = Game(rows_of(layout0), seed=seed, fill=False)
-        b = Game(rows_of(layout1), seed=seed, fill=False)
+        a = Game(layout_rows(layout0), seed=seed, fill=False)
+        b = Game(layout_rows(layout1), seed=seed, fill=False)
         assert b.s.card == layout1 != a.s.card
         for action in actions:
             if b.s.outcome is not None:

@@ -60,12 +60,15 @@ def test_R1_3_column_and_row_cards_name_a_place():
 def test_R1_4_water_meter_top_card_is_level():
     """R1.4: the meter A, A, 2, 2, 3, 3, 4, 4, 5, top first; the top card's value is the
     water level."""
+    assert METER_PRESETS["normal"] == (1, 1, 2, 2, 3, 3, 4, 4, 5)
     g = Game()
     assert g.s.meter == [1, 1, 2, 2, 3, 3, 4, 4, 5]
-    assert list(METER_PRESETS["normal"]) == g.s.meter
-    assert g.s.water_level == 1 and g.d["water_level"] == 1 and g.d["meter"] == g.s.meter
+    assert g.d["meter"] == [1, 1, 2, 2, 3, 3, 4, 4, 5]
+    assert g.s.water_level == 1 and g.d["water_level"] == 1
     g.s.meter = [4, 4, 5]
-    assert g.s.water_level == 4 and g.d["water_level"] == 4
+    assert g.s.water_level == 4 and g.d["water_level"] == 4 and g.d["meter"] == [4, 4, 5]
+    g.s.meter = [5]
+    assert g.s.water_level == 5 and g.d["water_level"] == 5
 
 
 def test_R1_5_only_suit_matters_real_card_kept():

@@ -3,6 +3,7 @@
     python -m train.difficulty                      # the full grid, writes docs/difficulty.*
     python -m train.difficulty --heuristic-games 200 --search-games 0 --out /tmp/d.md
     python -m train.difficulty --from-json docs/difficulty.json   # redraw only
+    python -m train.difficulty --backend ray --address auto      # on a Ray cluster
 
 Plays every cell of players 1-4 x meter ``leicht | normal | schwer`` (R7.3) x {plain,
 Taucher (R7.1), Kurzes Spiel (R7.2)} with the heuristic (an expert team), the novice (the
@@ -31,7 +32,9 @@ from typing import Any
 
 from inselflucht_env.agents import NOVICE_EPSILON
 from inselflucht_env.config import GameConfig
-from inselflucht_env.evaluate import LOSS_CAUSES, run_episodes, summarize
+from inselflucht_env.cli import run
+from inselflucht_env.evaluate import (BACKENDS, LOSS_CAUSES, check_backend_args, run_episodes,
+                                      summarize)
 from inselflucht_env.stats import mcnemar
 
 PLAYERS = (1, 2, 3, 4)
@@ -57,7 +60,7 @@ def cell_key(players: int, meter: str, variant: str) -> str:
 
 def run_grid(agent: str, games: int, seed: int, workers: int, agent_kwargs: dict[str, Any],
              cells: list[tuple[int, str, str]], headline_games: int | None = None,
-             ) -> dict[str, Any]:
+             backend: str = "pool", address: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for players, meter, variant in cells:
         taucher, short = VARIANTS[variant]
@@ -67,7 +70,8 @@ def run_grid(agent: str, games: int, seed: int, workers: int, agent_kwargs: dict
         config = GameConfig.make(players=players, taucher=taucher, short_game=short, meter=meter)
         t0 = time.perf_counter()
         eps = run_episodes(agent, config, range(seed, seed + n), workers, agent_kwargs,
-                           desc=f"{agent} {cell_key(players, meter, variant)}")
+                           desc=f"{agent} {cell_key(players, meter, variant)}",
+                           backend=backend, address=address)
         summary = summarize(eps, time.perf_counter() - t0)
         summary["outcomes"] = encode_outcomes([e.outcome for e in eps])
         summary.update(players=players, meter=meter, variant=variant, seed=seed)
@@ -317,7 +321,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--search-seconds", type=float, default=0.5)
     p.add_argument("--search-probe", type=int, default=6)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--workers", type=int, default=None, help="processes (pool backend)")
+    p.add_argument("--backend", default="pool", choices=BACKENDS,
+                   help="pool: processes on this machine; ray: Ray tasks on every CPU of a "
+                        "Ray cluster (docs/scaling.md)")
+    p.add_argument("--address", default=None,
+                   help="with --backend ray: the cluster to join (auto, HEAD_IP:6379); "
+                        "default: a local Ray")
     p.add_argument("--out", default="docs/difficulty.md")
     p.add_argument("--plot", default="docs/difficulty.png")
     p.add_argument("--json-out", default="docs/difficulty.json")
@@ -330,13 +340,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
+    run(lambda: _main(args, argv))
+
+
+def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
     if args.from_json:
         data = json.loads(Path(args.from_json).read_text())
         for grid in data["agents"].values():
             for cell in grid.values():
                 cell["outcomes"] = encode_outcomes(decode_outcomes(cell["outcomes"]))
     else:
-        workers = args.workers or os.cpu_count() or 1
+        check_backend_args(args.backend, args.address, args.workers)
+        if args.backend == "ray":
+            from inselflucht_env.evaluate_ray import connect
+            workers = connect(args.address)  # the cluster's CPUs; a bad address fails here
+        else:
+            workers = args.workers or os.cpu_count() or 1
+        grid_kw = {"backend": args.backend, "address": args.address}
         cells = [(p, m, v) for v in VARIANTS for m in METERS for p in PLAYERS]
         search_kw = {"simulations": args.search_simulations, "seconds": args.search_seconds,
                      "probe": args.search_probe}
@@ -348,16 +368,17 @@ def main(argv: list[str] | None = None) -> None:
                                           "search": search_kw}},
                 "agents": {}}
         data["agents"]["heuristic"] = run_grid("heuristic", args.heuristic_games, args.seed,
-                                               workers, {}, cells, args.headline_games)
+                                               workers, {}, cells, args.headline_games,
+                                               **grid_kw)
         if args.novice_games > 0:
             data["agents"]["novice"] = run_grid("novice", args.novice_games, args.seed, workers,
-                                                {}, cells)
+                                                {}, cells, **grid_kw)
         if args.search_games > 0 or args.search_headline_games:
             search_cells = [c for c in cells
                             if c[2] in args.search_variants and c[0] in args.search_players]
             data["agents"]["search"] = run_grid("search", args.search_games, args.seed, workers,
                                                 search_kw, search_cells,
-                                                args.search_headline_games)
+                                                args.search_headline_games, **grid_kw)
         data["meta"]["seconds"] = time.time() - t0
         Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json_out).write_text(json.dumps(data, indent=1))

@@ -76,7 +76,7 @@ class Node:
 
 def puct_select(node: Node, legal: list[int], c_puct: float) -> int:
     """The legal action that maximises the PUCT score at ``node`` (first one on ties)."""
-    prior = node.prior
+    prior = node.prior  # always set: a node is descended into only once evaluated
     floor = 1.0 / len(legal)
     scale = c_puct * math.sqrt(node.visits)
     fpu = node.total / node.visits if node.visits else 0.5
@@ -84,7 +84,7 @@ def puct_select(node: Node, legal: list[int], c_puct: float) -> int:
     best, best_score = legal[0], -math.inf
     for a in legal:
         na = n[a]
-        p = (prior[a] if prior is not None else 0.0) or floor
+        p = prior[a] or floor
         score = (w[a] / na if na else fpu) + scale * p / (1 + na)
         if score > best_score:
             best, best_score = a, score
