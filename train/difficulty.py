@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from inselflucht_env.agents import NOVICE_EPSILON
-from inselflucht_env.config import GameConfig
 from inselflucht_env.cli import run
+from inselflucht_env.config import GameConfig
 from inselflucht_env.evaluate import (BACKENDS, LOSS_CAUSES, check_backend_args, run_episodes,
                                       summarize)
 from inselflucht_env.stats import mcnemar

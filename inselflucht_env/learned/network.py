@@ -2,7 +2,9 @@
 
 One architecture serves MaskablePPO (``train.train``) and expert iteration
 (``train.expert_iteration``): sb3-contrib's ``MaskableActorCriticPolicy`` (a masked policy
-over the 36 actions and a value head) over an optional ``BoardCNN`` feature extractor. A
+over the 36 actions and a value head) over an optional ``BoardCNN`` feature extractor
+(``features``: ``mlp``, ``board_cnn`` over the grid as it lies, or ``centred_cnn`` over the
+grid re-centred on the deciding figure). A
 checkpoint stores only a ``NetworkSpec`` (JSON) and the weights (safetensors), never a
 pickled class, so loading one can run no code from the file.
 """
@@ -20,9 +22,25 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from ..actions import N_ACTIONS
-from ..observation import BOARD_SIZE, N_PLANES
+from ..board import N_PLACES, SIZE
+from ..observation import BOARD_SIZE, N_PLANES, OBSERVATION_LAYOUT
 
-FEATURES = ("mlp", "board_cnn")
+FEATURES = ("mlp", "board_cnn", "centred_cnn")
+_DECIDER_PLANE = OBSERVATION_LAYOUT["figure_seat0"][0] // N_PLACES
+_CANVAS = 2 * SIZE - 1  # a 9 x 9 canvas holds the 5 x 5 grid wherever the decider stands
+
+
+def _centring_index() -> torch.Tensor:
+    """``index[p, k]``: the grid place shown at canvas cell k when the decider stands on p,
+    or ``N_PLACES`` (an always-empty pad cell) where the canvas lies off the grid."""
+    index = torch.full((N_PLACES, _CANVAS * _CANVAS), N_PLACES, dtype=torch.long)
+    for p in range(N_PLACES):
+        row, col = divmod(p, SIZE)
+        for k in range(_CANVAS * _CANVAS):
+            r, c = row + k // _CANVAS - (SIZE - 1), col + k % _CANVAS - (SIZE - 1)
+            if 0 <= r < SIZE and 0 <= c < SIZE:
+                index[p, k] = r * SIZE + c
+    return index
 VALUE_KINDS = ("return", "win_probability")
 
 
@@ -32,24 +50,44 @@ class BoardCNN(BaseFeaturesExtractor):
     The observation (``inselflucht_env.observation``) is flat; its first ``BOARD_SIZE``
     entries are ``N_PLANES`` planes over the grid. Convolutions see neighbourhoods (adjacent
     floods, reachable places) that a plain MLP has to learn from scratch.
+
+    ``centred``: the planes are first moved onto a 9 x 9 canvas whose centre is the deciding
+    figure's place (``figure_seat0``), plus one plane marking the cells off the grid. The
+    moves, swims, shore-ups and salvages of the decider (R4.2-R4.5) then always concern the
+    same cells next to the centre, wherever it stands: the absolute grid makes the network
+    learn that for each of the 25 places apart. No parameters: the weights keep their names.
     """
 
     def __init__(self, observation_space: gym.spaces.Box, features_dim: int = 256,
-                 cnn_channels: int = 32):
+                 cnn_channels: int = 32, centred: bool = False):
         super().__init__(observation_space, features_dim)
         vector_size = observation_space.shape[0] - BOARD_SIZE
+        self.centred = centred
+        planes, cells = (N_PLANES + 1, _CANVAS * _CANVAS) if centred else (N_PLANES, N_PLACES)
+        if centred:
+            self.register_buffer("centring", _centring_index(), persistent=False)
         self.board = nn.Sequential(
-            nn.Conv2d(N_PLANES, cnn_channels, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(planes, cnn_channels, 3, padding=1), nn.ReLU(),
             nn.Conv2d(cnn_channels, cnn_channels, 3, padding=1), nn.ReLU(),
             nn.Flatten(),
         )
         self.head = nn.Sequential(
-            nn.Linear(cnn_channels * 25 + vector_size, features_dim), nn.ReLU())
+            nn.Linear(cnn_channels * cells + vector_size, features_dim), nn.ReLU())
+
+    def grid(self, observations: torch.Tensor) -> torch.Tensor:
+        """The board planes as the convolutions see them: (n, planes, rows, columns)."""
+        board = observations[:, :BOARD_SIZE].reshape(-1, N_PLANES, N_PLACES)
+        if not self.centred:
+            return board.reshape(-1, N_PLANES, SIZE, SIZE)
+        index = self.centring[board[:, _DECIDER_PLANE].argmax(1)]  # (n, 81)
+        padded = torch.nn.functional.pad(board, (0, 1))  # the pad cell N_PLACES is 0
+        canvas = torch.gather(padded, 2, index[:, None, :].expand(-1, N_PLANES, -1))
+        off_grid = (index == N_PLACES).to(board.dtype)[:, None, :]
+        return torch.cat([canvas, off_grid], 1).reshape(-1, N_PLANES + 1, _CANVAS, _CANVAS)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        board = observations[:, :BOARD_SIZE].reshape(-1, N_PLANES, 5, 5)
         vector = observations[:, BOARD_SIZE:]
-        return self.head(torch.cat([self.board(board), vector], dim=1))
+        return self.head(torch.cat([self.board(self.grid(observations)), vector], dim=1))
 
 
 @dataclass(frozen=True)
@@ -105,9 +143,10 @@ def _constant_schedule(_: float) -> float:
 def policy_kwargs(spec: NetworkSpec) -> dict[str, Any]:
     """The ``policy_kwargs`` that make SB3 build exactly ``spec``'s network."""
     kwargs: dict[str, Any] = {"net_arch": list(spec.net_arch)}
-    if spec.features == "board_cnn":
+    if spec.features != "mlp":
         kwargs.update(features_extractor_class=BoardCNN, features_extractor_kwargs={
-            "features_dim": spec.features_dim, "cnn_channels": spec.cnn_channels})
+            "features_dim": spec.features_dim, "cnn_channels": spec.cnn_channels,
+            "centred": spec.features == "centred_cnn"})
     return kwargs
 
 
