@@ -23,5 +23,14 @@ except ImportError:  # the engine and agents are usable without the framework
 else:
     register(id="Inselflucht-v0", entry_point="inselflucht_env.env:InselfluchtEnv")
 
-__all__ = ["ACTION_NAMES", "N_ACTIONS", "GameConfig", "IllegalActionError", "METER_PRESETS",
-           "State", "action_index", "action_name", "__version__"]
+__all__ = [
+    "ACTION_NAMES",
+    "N_ACTIONS",
+    "GameConfig",
+    "IllegalActionError",
+    "METER_PRESETS",
+    "State",
+    "action_index",
+    "action_name",
+    "__version__",
+]

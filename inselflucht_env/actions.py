@@ -12,16 +12,19 @@ from .board import DIRECTIONS, ESCAPE_DIRECTIONS
 from .cards import SUIT_NAMES
 
 ACTION_NAMES: tuple[str, ...] = (
-    *(f"move:{d}" for d in DIRECTIONS),          # R4.2
-    *(f"swim:{d}" for d in DIRECTIONS),          # R4.3
-    "shore:here", *(f"shore:{d}" for d in DIRECTIONS),  # R4.4
-    *(f"salvage:{d}" for d in DIRECTIONS),       # R4.5
-    "give:+1", "give:+2", "give:+3",             # R4.6, to the figure k seats after the active one
-    "lift",                                      # R4.7
-    "take_off",                                  # R4.8
-    "end_turn",                                  # R4.1
-    *(f"card:{s}" for s in SUIT_NAMES),          # sub-step of give and short-suit lift
-    "done",                                      # ends a give
+    *(f"move:{d}" for d in DIRECTIONS),  # R4.2
+    *(f"swim:{d}" for d in DIRECTIONS),  # R4.3
+    "shore:here",
+    *(f"shore:{d}" for d in DIRECTIONS),  # R4.4
+    *(f"salvage:{d}" for d in DIRECTIONS),  # R4.5
+    "give:+1",
+    "give:+2",
+    "give:+3",  # R4.6, to the figure k seats after the active one
+    "lift",  # R4.7
+    "take_off",  # R4.8
+    "end_turn",  # R4.1
+    *(f"card:{s}" for s in SUIT_NAMES),  # sub-step of give and short-suit lift
+    "done",  # ends a give
     *(f"escape:{d}" for d in ESCAPE_DIRECTIONS),  # R5.5
 )
 N_ACTIONS = len(ACTION_NAMES)
@@ -46,7 +49,9 @@ def action_index(name: str) -> int:
     try:
         return ACTION_INDEX[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown action name {name!r}; valid names: {', '.join(ACTION_NAMES)}") from None
+        raise ValueError(
+            f"unknown action name {name!r}; valid names: {', '.join(ACTION_NAMES)}"
+        ) from None
 
 
 def action_name(index: int) -> str:

@@ -45,6 +45,7 @@ class Advisor:
         self._agent = None
         if advisor == "heuristic":
             from .agents.heuristic import HeuristicAgent
+
             self._agent = HeuristicAgent()  # deterministic: needs no random generator
 
     def observe(self, state: State, obs: np.ndarray | None = None) -> np.ndarray:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from .errors import InputError
 

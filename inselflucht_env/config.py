@@ -6,8 +6,8 @@ every state of a game shares one ``GameConfig``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 # R7.3 presets, top card first. The last card plays the role of 5 of clubs (R5.4).
 METER_PRESETS: dict[str, tuple[int, ...]] = {
@@ -29,7 +29,8 @@ def resolve_meter(meter: str | Sequence[int], short_game: bool) -> tuple[int, ..
         if meter not in METER_PRESETS:
             raise ValueError(
                 f"meter={meter!r} is not a preset: expected one of {sorted(METER_PRESETS)} "
-                "or a non-empty list of levels 1-5")
+                "or a non-empty list of levels 1-5"
+            )
         levels = METER_PRESETS[meter]
         if short_game and meter in ("normal", "leicht"):
             levels = levels[1:]
@@ -38,8 +39,9 @@ def resolve_meter(meter: str | Sequence[int], short_game: bool) -> tuple[int, ..
         levels = tuple(meter)
     except TypeError:
         raise ValueError(f"meter={meter!r} must be a preset name or a list of levels 1-5") from None
-    if not levels or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 5
-                             for v in levels):
+    if not levels or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 5 for v in levels
+    ):
         raise ValueError(f"meter={list(levels)!r} must be a non-empty list of integer levels 1-5")
     return levels
 
@@ -60,8 +62,13 @@ class GameConfig:
     meter: tuple[int, ...] = METER_PRESETS["normal"]
 
     @classmethod
-    def make(cls, players: int = 2, taucher: bool = False, short_game: bool = False,
-             meter: str | Sequence[int] = "normal") -> "GameConfig":
+    def make(
+        cls,
+        players: int = 2,
+        taucher: bool = False,
+        short_game: bool = False,
+        meter: str | Sequence[int] = "normal",
+    ) -> GameConfig:
         """Validated config; a bad argument raises ``ValueError`` naming it."""
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
             raise ValueError(f"players={players!r} is not allowed: expected an integer 1-4")

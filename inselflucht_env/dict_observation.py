@@ -32,7 +32,7 @@ from gymnasium.envs.registration import register, registry
 
 from .actions import N_ACTIONS
 
-OBSERVATIONS = "observations"   # RLlib's key for the unmasked observation
+OBSERVATIONS = "observations"  # RLlib's key for the unmasked observation
 ACTION_MASK = "action_mask"
 MASK_DTYPES = (np.int8, np.float32)
 DICT_ENV_ID = "inselflucht_env.dict_observation:InselfluchtDict-v0"
@@ -44,8 +44,9 @@ def dict_space(observation_space: spaces.Space, mask_dtype: type = np.int8) -> s
         raise ValueError(f"expected a flat Box observation space, not {observation_space}")
     if np.dtype(mask_dtype) not in {np.dtype(d) for d in MASK_DTYPES}:
         raise ValueError(f"mask_dtype {np.dtype(mask_dtype).name}: expected int8 or float32")
-    return spaces.Dict({OBSERVATIONS: observation_space,
-                        ACTION_MASK: spaces.Box(0, 1, (N_ACTIONS,), mask_dtype)})
+    return spaces.Dict(
+        {OBSERVATIONS: observation_space, ACTION_MASK: spaces.Box(0, 1, (N_ACTIONS,), mask_dtype)}
+    )
 
 
 class DictObservation(gym.Wrapper):
@@ -80,6 +81,7 @@ def make_env(mask_dtype: type = np.int8, **kwargs: Any) -> DictObservation:
     """``Inselflucht-v0`` with ``kwargs`` in a ``DictObservation`` (entry point of
     ``DICT_ENV_ID``)."""
     from .env import InselfluchtEnv
+
     return DictObservation(InselfluchtEnv(**kwargs), mask_dtype)
 
 
@@ -105,13 +107,17 @@ class PettingZooDictObservation(BaseWrapper):
 
     def __init__(self, env: Any, mask_dtype: type = np.int8):
         if not _HAS_PETTINGZOO:
-            raise ImportError("PettingZooDictObservation needs PettingZoo: pip install "
-                              "'inselflucht-gym[pettingzoo]'")
+            raise ImportError(
+                "PettingZooDictObservation needs PettingZoo: pip install "
+                "'inselflucht-gym[pettingzoo]'"
+            )
         super().__init__(env)
         self.mask_dtype = np.dtype(mask_dtype)
         # one space object per agent, the same on every call (PettingZoo's api_test)
-        self._spaces = {a: dict_space(env.observation_space(a)[_PZ_OBSERVATION], mask_dtype)
-                        for a in env.possible_agents}
+        self._spaces = {
+            a: dict_space(env.observation_space(a)[_PZ_OBSERVATION], mask_dtype)
+            for a in env.possible_agents
+        }
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._spaces[agent]
@@ -120,8 +126,10 @@ class PettingZooDictObservation(BaseWrapper):
         obs = super().observe(agent)
         if obs is None:
             return None
-        return {OBSERVATIONS: obs[_PZ_OBSERVATION],
-                ACTION_MASK: obs[ACTION_MASK].astype(self.mask_dtype)}
+        return {
+            OBSERVATIONS: obs[_PZ_OBSERVATION],
+            ACTION_MASK: obs[ACTION_MASK].astype(self.mask_dtype),
+        }
 
     def __str__(self) -> str:
         return str(self.env)
@@ -130,8 +138,17 @@ class PettingZooDictObservation(BaseWrapper):
 def dict_aec_env(mask_dtype: type = np.int8, **kwargs: Any) -> Any:
     """``inselflucht_env.pettingzoo.env(**kwargs)`` in a ``PettingZooDictObservation``."""
     from . import pettingzoo as iz
+
     return PettingZooDictObservation(iz.env(**kwargs), mask_dtype)
 
 
-__all__ = ["ACTION_MASK", "DICT_ENV_ID", "DictObservation", "OBSERVATIONS",
-           "PettingZooDictObservation", "dict_aec_env", "dict_space", "make_env"]
+__all__ = [
+    "ACTION_MASK",
+    "DICT_ENV_ID",
+    "DictObservation",
+    "OBSERVATIONS",
+    "PettingZooDictObservation",
+    "dict_aec_env",
+    "dict_space",
+    "make_env",
+]

@@ -45,9 +45,16 @@ def _settings(agent: Any, given: dict[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def play(spec: str, seed: int, gif: str | None = None, delay: float = 0.0,
-         colour: bool = False, every_decision: bool = False, out: TextIO = sys.stdout,
-         **settings: Any) -> str:
+def play(
+    spec: str,
+    seed: int,
+    gif: str | None = None,
+    delay: float = 0.0,
+    colour: bool = False,
+    every_decision: bool = False,
+    out: TextIO = sys.stdout,
+    **settings: Any,
+) -> str:
     """Play one game with ``spec`` for every figure, print it, and return the outcome."""
     started = time.perf_counter()
     print(f"loading {spec} ...", file=out, flush=True)
@@ -58,11 +65,14 @@ def play(spec: str, seed: int, gif: str | None = None, delay: float = 0.0,
     _, info = env.reset(seed=seed)
     state = env.game_state
     config = env.config
-    print(f"Inselflucht: {spec} plays all {config.figures} figure(s); seed {seed}; "
-          f"{config.players} player(s), meter {env_kwargs.get('meter', 'normal')}"
-          f"{', Taucher' if config.taucher else ''}"
-          f"{', Kurzes Spiel' if config.short_game else ''}. "
-          f"Replay with --seed {seed}.", file=out)
+    print(
+        f"Inselflucht: {spec} plays all {config.figures} figure(s); seed {seed}; "
+        f"{config.players} player(s), meter {env_kwargs.get('meter', 'normal')}"
+        f"{', Taucher' if config.taucher else ''}"
+        f"{', Kurzes Spiel' if config.short_game else ''}. "
+        f"Replay with --seed {seed}.",
+        file=out,
+    )
     print(render_ansi(state, colour=colour), file=out)
     frames = [env.render()] if gif else []
     rng = np.random.default_rng([seed, 1])
@@ -83,27 +93,44 @@ def play(spec: str, seed: int, gif: str | None = None, delay: float = 0.0,
             time.sleep(delay)
     if gif:
         from .replay import write_gif
+
         write_gif(frames, gif)
         print(f"wrote {len(frames)} frames to {gif}", file=out)
     outcome = str(state.outcome)
-    print(f"outcome: {outcome} ({OUTCOME_TEXT.get(outcome, outcome)}) after {decisions} "
-          f"decisions, {state.turn} turns", file=out)
+    print(
+        f"outcome: {outcome} ({OUTCOME_TEXT.get(outcome, outcome)}) after {decisions} "
+        f"decisions, {state.turn} turns",
+        file=out,
+    )
     return outcome
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="inselflucht-enjoy", description=__doc__.split("\n\n")[0])
-    p.add_argument("--agent", "--checkpoint", dest="agent", default=DEFAULT_AGENT,
-                   help="a shipped policy name, a checkpoint folder, netsearch:..., or any "
-                        f"agent name (default {DEFAULT_AGENT})")
+    p.add_argument(
+        "--agent",
+        "--checkpoint",
+        dest="agent",
+        default=DEFAULT_AGENT,
+        help="a shipped policy name, a checkpoint folder, netsearch:..., or any "
+        f"agent name (default {DEFAULT_AGENT})",
+    )
     p.add_argument("--seed", type=natural_int, default=0, help="seed of the deal")
-    p.add_argument("--players", type=int, choices=(1, 2, 3, 4), default=None,
-                   help="default: the checkpoint's training setting (else 2)")
+    p.add_argument(
+        "--players",
+        type=int,
+        choices=(1, 2, 3, 4),
+        default=None,
+        help="default: the checkpoint's training setting (else 2)",
+    )
     p.add_argument("--meter", choices=sorted(METER_PRESETS), default=None)
     p.add_argument("--taucher", action="store_true", default=None)
     p.add_argument("--short-game", action="store_true", default=None)
-    p.add_argument("--every-decision", action="store_true",
-                   help="draw the island after every decision, not only after each turn")
+    p.add_argument(
+        "--every-decision",
+        action="store_true",
+        help="draw the island after every decision, not only after each turn",
+    )
     p.add_argument("--gif", help="also write the game as an animated GIF to this path")
     p.add_argument("--delay", type=float, default=0.0, help="seconds between decisions")
     p.add_argument("--colour", action="store_true", help="ANSI colours")
@@ -113,9 +140,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     """The command line (console script ``inselflucht-enjoy``)."""
     args = build_parser().parse_args(argv)
-    run(lambda: play(args.agent, args.seed, args.gif, args.delay, args.colour,
-                            args.every_decision, players=args.players, meter=args.meter,
-                            taucher=args.taucher, short_game=args.short_game))
+    run(
+        lambda: play(
+            args.agent,
+            args.seed,
+            args.gif,
+            args.delay,
+            args.colour,
+            args.every_decision,
+            players=args.players,
+            meter=args.meter,
+            taucher=args.taucher,
+            short_game=args.short_game,
+        )
+    )
 
 
 if __name__ == "__main__":

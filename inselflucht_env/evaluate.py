@@ -27,22 +27,23 @@ import multiprocessing as mp
 import os
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
 from . import actions as A
 from .agents import make_agent
+from .cli import natural_int, positive_int, run
 from .config import METER_PRESETS, GameConfig
 from .engine import State
-from .cli import natural_int, positive_int, run
 from .errors import InputError
 from .stats import wilson
 
 LOSS_CAUSES = ("L1", "L2", "L3", "L4", "L5", "L6")
 AGENT_STREAM = 0x5EED_A6E7  # mixed into the seed for the agent's generator
-MAX_DECISIONS = 5000        # a safety net: no legal game is anywhere near this long
+MAX_DECISIONS = 5000  # a safety net: no legal game is anywhere near this long
 
 
 @dataclass
@@ -80,8 +81,9 @@ def play_episode(agent, config: GameConfig, seed: int) -> Episode:
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"seed {seed}: no end after {MAX_DECISIONS} decisions")
-    return Episode(seed, state.outcome, state.turn, sum(state.lifted), salvaged, decisions, think,
-                   longest)
+    return Episode(
+        seed, state.outcome, state.turn, sum(state.lifted), salvaged, decisions, think, longest
+    )
 
 
 # ---------------------------------------------------------------- worker processes
@@ -101,17 +103,24 @@ def _run_chunk(seeds: list[int]) -> list[Episode]:
 
 
 def _chunks(seeds: list[int], size: int) -> list[list[int]]:
-    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
 
 
 BACKENDS = ("pool", "ray")
 ADDRESS_NEEDS_RAY = "--address is for --backend ray; the process pool runs on this machine only"
 
 
-def run_episodes(spec: str, config: GameConfig, seeds: Iterable[int], workers: int = 1,
-                 agent_kwargs: dict[str, Any] | None = None, progress: bool = True,
-                 desc: str | None = None, backend: str = "pool",
-                 address: str | None = None) -> list[Episode]:
+def run_episodes(
+    spec: str,
+    config: GameConfig,
+    seeds: Iterable[int],
+    workers: int = 1,
+    agent_kwargs: dict[str, Any] | None = None,
+    progress: bool = True,
+    desc: str | None = None,
+    backend: str = "pool",
+    address: str | None = None,
+) -> list[Episode]:
     """Play one episode per seed (in parallel if ``workers > 1``); results sorted by seed.
 
     ``backend="ray"`` runs them as Ray tasks on every CPU of the cluster at ``address``
@@ -120,6 +129,7 @@ def run_episodes(spec: str, config: GameConfig, seeds: Iterable[int], workers: i
     """
     if backend == "ray":
         from .evaluate_ray import run_episodes_ray
+
         return run_episodes_ray(spec, config, seeds, agent_kwargs, progress, desc, address)
     if backend != "pool":
         raise InputError(f"backend {backend!r}: expected one of {list(BACKENDS)}")
@@ -187,14 +197,16 @@ def summarize(episodes: list[Episode], seconds: float | None = None) -> dict[str
         "ci_high": hi,
         "loss_causes": causes,
         "mean_turns": mean([e.turns for e in episodes]),
-        "mean_turns_won": (sum(e.turns for e in episodes if e.outcome == "win") / wins
-                           if wins else None),
+        "mean_turns_won": (
+            sum(e.turns for e in episodes if e.outcome == "win") / wins if wins else None
+        ),
         "mean_lifted": mean([e.lifted for e in episodes]),
         "mean_salvaged": mean([e.salvaged for e in episodes]),
         "decisions": decisions,
         "agent_seconds_per_decision": think / decisions if decisions else 0.0,
-        "max_agent_seconds_per_decision": max((e.max_decision_seconds for e in episodes),
-                                              default=0.0),
+        "max_agent_seconds_per_decision": max(
+            (e.max_decision_seconds for e in episodes), default=0.0
+        ),
     }
     if seconds is not None:
         out["seconds"] = seconds
@@ -203,25 +215,52 @@ def summarize(episodes: list[Episode], seconds: float | None = None) -> dict[str
     return out
 
 
-def evaluate(spec: str, players: int = 2, meter: str = "normal", taucher: bool = False,
-             short_game: bool = False, episodes: int = 1000, seed: int = 0,
-             workers: int | None = None, agent_kwargs: dict[str, Any] | None = None,
-             progress: bool = True, details: bool = False, backend: str = "pool",
-             address: str | None = None) -> dict[str, Any]:
+def evaluate(
+    spec: str,
+    players: int = 2,
+    meter: str = "normal",
+    taucher: bool = False,
+    short_game: bool = False,
+    episodes: int = 1000,
+    seed: int = 0,
+    workers: int | None = None,
+    agent_kwargs: dict[str, Any] | None = None,
+    progress: bool = True,
+    details: bool = False,
+    backend: str = "pool",
+    address: str | None = None,
+) -> dict[str, Any]:
     """Run the harness and return the summary dict (what ``--json`` prints); with
     ``backend="ray"``, ``workers`` is the Ray cluster's CPU count."""
     config = GameConfig.make(players=players, taucher=taucher, short_game=short_game, meter=meter)
     if backend == "ray":
         from .evaluate_ray import connect
+
         workers = connect(address)  # an unreachable address fails here, before any game
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
-    eps = run_episodes(spec, config, range(seed, seed + episodes), workers, agent_kwargs,
-                       progress, backend=backend, address=address)
+    eps = run_episodes(
+        spec,
+        config,
+        range(seed, seed + episodes),
+        workers,
+        agent_kwargs,
+        progress,
+        backend=backend,
+        address=address,
+    )
     seconds = time.perf_counter() - t0
-    summary = {"agent": spec, "players": players, "meter": meter, "taucher": taucher,
-               "short_game": short_game, "seed": seed, "workers": workers,
-               "backend": backend, "agent_kwargs": dict(agent_kwargs or {})}
+    summary = {
+        "agent": spec,
+        "players": players,
+        "meter": meter,
+        "taucher": taucher,
+        "short_game": short_game,
+        "seed": seed,
+        "workers": workers,
+        "backend": backend,
+        "agent_kwargs": dict(agent_kwargs or {}),
+    }
     summary.update(summarize(eps, seconds))
     if details:
         summary["per_episode"] = [asdict(e) for e in eps]
@@ -229,8 +268,12 @@ def evaluate(spec: str, players: int = 2, meter: str = "normal", taucher: bool =
 
 
 def format_summary(s: dict[str, Any]) -> str:
-    variant = ", ".join(v for v, on in (("Taucher", s["taucher"]), ("Kurzes Spiel", s["short_game"]))
-                        if on) or "plain"
+    variant = (
+        ", ".join(
+            v for v, on in (("Taucher", s["taucher"]), ("Kurzes Spiel", s["short_game"])) if on
+        )
+        or "plain"
+    )
     causes = "  ".join(f"{c}: {k}" for c, k in s["loss_causes"].items())
     lines = [
         f"agent {s['agent']} | {s['players']} player(s), meter {s['meter']}, {variant} | "
@@ -249,14 +292,20 @@ def format_summary(s: dict[str, Any]) -> str:
 
 
 # the search flags each agent kind takes (netsearch has no probe or candidate limit)
-SEARCH_FLAGS = {"search": ("simulations", "seconds", "probe", "max_candidates"),
-                "netsearch": ("simulations", "seconds")}
+SEARCH_FLAGS = {
+    "search": ("simulations", "seconds", "probe", "max_candidates"),
+    "netsearch": ("simulations", "seconds"),
+}
 
 
 def _kwargs_from_args(args: argparse.Namespace) -> dict[str, Any]:
     flags = SEARCH_FLAGS.get(args.agent.partition(":")[0], ())
-    unused = [f"--{f.replace('_', '-')}" for keys in SEARCH_FLAGS.values() for f in keys
-              if f not in flags and getattr(args, f) is not None]
+    unused = [
+        f"--{f.replace('_', '-')}"
+        for keys in SEARCH_FLAGS.values()
+        for f in keys
+        if f not in flags and getattr(args, f) is not None
+    ]
     if unused:
         raise ValueError(f"agent {args.agent!r} takes none of {sorted(set(unused))}")
     return {f: getattr(args, f) for f in flags if getattr(args, f) is not None}
@@ -264,32 +313,54 @@ def _kwargs_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="inselflucht-evaluate", description=__doc__.split("\n")[0])
-    p.add_argument("--agent", default="heuristic",
-                   help="random | heuristic | novice | search | netsearch:CHECKPOINT | a "
-                        "checkpoint folder or shipped policy name")
+    p.add_argument(
+        "--agent",
+        default="heuristic",
+        help="random | heuristic | novice | search | netsearch:CHECKPOINT | a "
+        "checkpoint folder or shipped policy name",
+    )
     p.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
     p.add_argument("--meter", default="normal", choices=sorted(METER_PRESETS))
     p.add_argument("--taucher", action="store_true", help="variant Taucher: swim for 1 action")
     p.add_argument("--short-game", action="store_true", help="variant Kurzes Spiel")
     p.add_argument("--episodes", type=positive_int, default=1000)
     p.add_argument("--seed", type=natural_int, default=0, help="episode i uses seed + i")
-    p.add_argument("--workers", type=positive_int, default=None,
-                   help="processes (default: all cores; pool backend only)")
-    p.add_argument("--backend", default="pool", choices=BACKENDS,
-                   help="pool: processes on this machine; ray: Ray tasks on every CPU of a "
-                        "Ray cluster (needs the [rllib] extra)")
-    p.add_argument("--address", default=None,
-                   help="with --backend ray: the cluster to join (auto, HEAD_IP:6379); "
-                        "default: start a local Ray")
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        help="processes (default: all cores; pool backend only)",
+    )
+    p.add_argument(
+        "--backend",
+        default="pool",
+        choices=BACKENDS,
+        help="pool: processes on this machine; ray: Ray tasks on every CPU of a "
+        "Ray cluster (needs the [rllib] extra)",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: the cluster to join (auto, HEAD_IP:6379); "
+        "default: start a local Ray",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--details", action="store_true", help="with --json: one record per episode")
     p.add_argument("--no-progress", action="store_true")
     g = p.add_argument_group("search agents (search, netsearch:...)")
-    g.add_argument("--simulations", type=positive_int, default=None,
-                   help="rollouts (search) or simulations (netsearch) per decision at most")
+    g.add_argument(
+        "--simulations",
+        type=positive_int,
+        default=None,
+        help="rollouts (search) or simulations (netsearch) per decision at most",
+    )
     g.add_argument("--seconds", type=float, default=None, help="wall seconds per decision at most")
-    g.add_argument("--probe", type=int, default=None,
-                   help="rollouts of the heuristic's choice before searching alternatives")
+    g.add_argument(
+        "--probe",
+        type=int,
+        default=None,
+        help="rollouts of the heuristic's choice before searching alternatives",
+    )
     g.add_argument("--max-candidates", type=int, default=None)
     return p
 
@@ -300,10 +371,13 @@ def check_backend_args(backend: str, address: str | None, workers: int | None) -
         raise InputError(ADDRESS_NEEDS_RAY)
     if backend == "ray":
         if workers is not None:
-            raise InputError("--workers is for --backend pool; --backend ray uses every CPU "
-                             "of the Ray cluster (start it with the CPUs you want: "
-                             "`ray start --head --num-cpus N`)")
+            raise InputError(
+                "--workers is for --backend pool; --backend ray uses every CPU "
+                "of the Ray cluster (start it with the CPUs you want: "
+                "`ray start --head --num-cpus N`)"
+            )
         from .evaluate_ray import import_ray
+
         import_ray()  # not installed: one line saying how to install it
 
 
@@ -318,10 +392,21 @@ def _evaluate_and_print(args: argparse.Namespace) -> dict[str, Any]:
     agent_kwargs = _kwargs_from_args(args)
     check_backend_args(args.backend, args.address, args.workers)
     make_agent(args.agent, **agent_kwargs)  # a bad spec fails here, before any worker starts
-    summary = evaluate(args.agent, args.players, args.meter, args.taucher, args.short_game,
-                       args.episodes, args.seed, args.workers, agent_kwargs,
-                       progress=not args.no_progress, details=args.details,
-                       backend=args.backend, address=args.address)
+    summary = evaluate(
+        args.agent,
+        args.players,
+        args.meter,
+        args.taucher,
+        args.short_game,
+        args.episodes,
+        args.seed,
+        args.workers,
+        agent_kwargs,
+        progress=not args.no_progress,
+        details=args.details,
+        backend=args.backend,
+        address=args.address,
+    )
     if args.json:
         print(json.dumps(summary))
     else:

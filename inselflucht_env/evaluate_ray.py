@@ -30,10 +30,12 @@ from .config import GameConfig
 from .errors import InputError
 from .evaluate import Episode, _chunks, _progress, play_episode
 
-MAX_RETRIES = 3          # Ray re-runs a task this often when its worker or node dies
+MAX_RETRIES = 3  # Ray re-runs a task this often when its worker or node dies
 KILL_ENV = "INSELFLUCHT_KILL_ONE_WORKER"
-INSTALL_HINT = ("pip install 'inselflucht-gym[rllib]' (or just pip install ray), or use "
-                "the process pool (--backend pool)")
+INSTALL_HINT = (
+    "pip install 'inselflucht-gym[rllib]' (or just pip install ray), or use "
+    "the process pool (--backend pool)"
+)
 
 _AGENTS: dict[str, Any] = {}  # per worker process: agents built so far, by spec and kwargs
 
@@ -43,8 +45,9 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise InputError(f"--backend ray needs Ray, which is not installed: {INSTALL_HINT}"
-                         ) from None
+        raise InputError(
+            f"--backend ray needs Ray, which is not installed: {INSTALL_HINT}"
+        ) from None
     return ray
 
 
@@ -60,8 +63,12 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> int:
     if not ray.is_initialized():
         if address not in (None, "auto", "local"):
             _probe(address)
-        kwargs: dict[str, Any] = {"address": address, "include_dashboard": False,
-                                  "logging_level": logging.WARNING, "log_to_driver": False}
+        kwargs: dict[str, Any] = {
+            "address": address,
+            "include_dashboard": False,
+            "logging_level": logging.WARNING,
+            "log_to_driver": False,
+        }
         if address is None and num_cpus is not None:
             kwargs["num_cpus"] = num_cpus
         try:
@@ -79,7 +86,8 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> int:
             raise InputError(
                 f"cannot reach a Ray cluster at --address {address!r}: {first[:200]}; start "
                 "one with `ray start --head` (then --address auto or HEAD_IP:6379), or leave "
-                "--address out for a local Ray") from None
+                "--address out for a local Ray"
+            ) from None
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
@@ -91,6 +99,7 @@ class _stderr_held_back:
 
     def __enter__(self) -> _stderr_held_back:
         import tempfile
+
         self._file = tempfile.TemporaryFile()
         self._saved = os.dup(2)
         os.dup2(self._file.fileno(), 2)
@@ -115,14 +124,18 @@ def _probe(address: str, timeout: float = 5.0) -> None:
     hostport = address.split("://", 1)[-1]
     host, _, port = hostport.rpartition(":")
     if not host or not port.isdigit():
-        raise InputError(f"--address {address!r} is not auto, HOST:PORT or ray://HOST:PORT "
-                         "(the head node's address that `ray start --head` prints)")
+        raise InputError(
+            f"--address {address!r} is not auto, HOST:PORT or ray://HOST:PORT "
+            "(the head node's address that `ray start --head` prints)"
+        )
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
     except OSError as err:
-        raise InputError(f"cannot reach a Ray cluster at --address {address!r} ({err}); start "
-                         "one with `ray start --head` on the head node, or leave --address "
-                         "out for a local Ray") from None
+        raise InputError(
+            f"cannot reach a Ray cluster at --address {address!r} ({err}); start "
+            "one with `ray start --head` on the head node, or leave --address "
+            "out for a local Ray"
+        ) from None
 
 
 def _maybe_die() -> None:
@@ -136,8 +149,9 @@ def _maybe_die() -> None:
         os._exit(1)
 
 
-def play_chunk(spec: str, agent_kwargs: dict[str, Any], config: GameConfig,
-               seeds: list[int]) -> list[Episode]:
+def play_chunk(
+    spec: str, agent_kwargs: dict[str, Any], config: GameConfig, seeds: list[int]
+) -> list[Episode]:
     """The body of one Ray task: the episodes of ``seeds``, with an agent kept per worker
     (building a search or checkpoint agent once per process, as the pool does)."""
     _maybe_die()
@@ -159,10 +173,16 @@ def _result(ray: Any, ref: Any) -> list[Episode]:
         raise
 
 
-def run_episodes_ray(spec: str, config: GameConfig, seeds: Iterable[int],
-                     agent_kwargs: dict[str, Any] | None = None, progress: bool = True,
-                     desc: str | None = None, address: str | None = None,
-                     chunk_size: int | None = None) -> list[Episode]:
+def run_episodes_ray(
+    spec: str,
+    config: GameConfig,
+    seeds: Iterable[int],
+    agent_kwargs: dict[str, Any] | None = None,
+    progress: bool = True,
+    desc: str | None = None,
+    address: str | None = None,
+    chunk_size: int | None = None,
+) -> list[Episode]:
     """``evaluate.run_episodes`` on Ray: the same ``Episode`` list, sorted by seed."""
     ray = import_ray()
     seeds = list(seeds)
@@ -170,8 +190,9 @@ def run_episodes_ray(spec: str, config: GameConfig, seeds: Iterable[int],
     cpus = connect(address)
     size = chunk_size or max(1, min(50, len(seeds) // (cpus * 8)))
     task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(play_chunk)
-    pending = {task.remote(spec, agent_kwargs, config, chunk): chunk
-               for chunk in _chunks(seeds, size)}
+    pending = {
+        task.remote(spec, agent_kwargs, config, chunk): chunk for chunk in _chunks(seeds, size)
+    }
     by_seed: dict[int, Episode] = {}
     bar = _progress(len(seeds), desc or spec, progress)
     try:
@@ -202,5 +223,11 @@ def cluster_summary() -> str:
     return f"{len(nodes)} node(s), {int(ray.cluster_resources().get('CPU', 0))} CPUs"
 
 
-__all__ = ["MAX_RETRIES", "cluster_summary", "connect", "import_ray", "play_chunk",
-           "run_episodes_ray"]
+__all__ = [
+    "MAX_RETRIES",
+    "cluster_summary",
+    "connect",
+    "import_ray",
+    "play_chunk",
+    "run_episodes_ray",
+]

@@ -42,7 +42,8 @@ registry (1.27+), importing this module registers it: ``pettingzoo.make("aec",
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -54,9 +55,10 @@ try:
     from pettingzoo.utils import wrappers
     from pettingzoo.utils.env_logger import EnvLogger
 except ImportError as err:  # pragma: no cover - exercised only without the extra
-    raise ImportError("inselflucht_env.pettingzoo needs PettingZoo: "
-                      "pip install 'inselflucht-gym[pettingzoo]' (or pip install .[pettingzoo])"
-                      ) from err
+    raise ImportError(
+        "inselflucht_env.pettingzoo needs PettingZoo: "
+        "pip install 'inselflucht-gym[pettingzoo]' (or pip install .[pettingzoo])"
+    ) from err
 
 from . import actions as A
 from .engine import State
@@ -68,7 +70,7 @@ from .scenario import OPTION_KEYS
 STATE_SIZE = OBSERVATION_SIZE + 2 * MAX_FIGURES
 
 
-def env(**kwargs: Any) -> "wrappers.OrderEnforcingWrapper":
+def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
     """The AEC env with PettingZoo classic's wrappers (out-of-bounds check, order enforcing).
 
     Illegal (masked-out) actions are handled inside the env, cooperatively (see the module
@@ -84,19 +86,43 @@ def env(**kwargs: Any) -> "wrappers.OrderEnforcingWrapper":
 class InselfluchtAEC(AECEnv, EzPickle):
     """Inselflucht as a PettingZoo AEC game: figures are agents, the team shares a reward."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "inselflucht_v0",
-                "is_parallelizable": False, "render_fps": 4}
+    metadata = {
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "name": "inselflucht_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
 
-    def __init__(self, players: int = 2, taucher: bool = False, short_game: bool = False,
-                 meter: str | Sequence[int] = "normal", reward: str = "win",
-                 render_mode: str | None = None, illegal_reward: float = -1.0):
-        EzPickle.__init__(self, players=players, taucher=taucher, short_game=short_game,
-                          meter=meter, reward=reward, render_mode=render_mode,
-                          illegal_reward=illegal_reward)
+    def __init__(
+        self,
+        players: int = 2,
+        taucher: bool = False,
+        short_game: bool = False,
+        meter: str | Sequence[int] = "normal",
+        reward: str = "win",
+        render_mode: str | None = None,
+        illegal_reward: float = -1.0,
+    ):
+        EzPickle.__init__(
+            self,
+            players=players,
+            taucher=taucher,
+            short_game=short_game,
+            meter=meter,
+            reward=reward,
+            render_mode=render_mode,
+            illegal_reward=illegal_reward,
+        )
         super().__init__()
         self._game = InselfluchtEnv(
-            players=players, taucher=taucher, short_game=short_game, meter=meter,
-            reward=reward, illegal_action="terminate", render_mode=render_mode)
+            players=players,
+            taucher=taucher,
+            short_game=short_game,
+            meter=meter,
+            reward=reward,
+            illegal_action="terminate",
+            render_mode=render_mode,
+        )
         self._env = ReplayRecorder(self._game, meta={"source": "pettingzoo"})
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
@@ -104,13 +130,17 @@ class InselfluchtAEC(AECEnv, EzPickle):
         self.possible_agents = [f"figure_{f}" for f in range(n)]
         self.agents = self.possible_agents[:]
         self._index = {a: f for f, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (A.N_ACTIONS,), np.int8),
-        })
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (A.N_ACTIONS,), np.int8),
+            }
+        )
         # One space object per agent (api_test: the same object on every call).
-        self.observation_spaces = {a: obs_space if f == 0 else _copy_space(obs_space)
-                                   for f, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: obs_space if f == 0 else _copy_space(obs_space)
+            for f, a in enumerate(self.possible_agents)
+        }
         self.action_spaces = {a: spaces.Discrete(A.N_ACTIONS) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32)
         self._outcome: str | None = None
@@ -131,8 +161,11 @@ class InselfluchtAEC(AECEnv, EzPickle):
         if options is not None:
             unknown = sorted(set(options) - set(OPTION_KEYS), key=str)
             if unknown:
-                warnings.warn(f"inselflucht_v0: ignoring unknown reset option(s) {unknown}; "
-                              f"known: {list(OPTION_KEYS)}", stacklevel=2)
+                warnings.warn(
+                    f"inselflucht_v0: ignoring unknown reset option(s) {unknown}; "
+                    f"known: {list(OPTION_KEYS)}",
+                    stacklevel=2,
+                )
                 options = {k: v for k, v in options.items() if k in OPTION_KEYS}
         self._env.reset(seed=seed, options=options)
         self._started = True
@@ -191,8 +224,9 @@ class InselfluchtAEC(AECEnv, EzPickle):
 
     def render(self):
         if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any "
-                                  "render mode.")
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
             return None
         if self.render_mode == "human":
             return None  # printed by the wrapped env on reset and step
@@ -220,8 +254,11 @@ class InselfluchtAEC(AECEnv, EzPickle):
         return self._game.describe()
 
     def legal_action_names(self) -> list[str]:
-        return [A.ACTION_NAMES[i] for i in self._game.game_state.legal_actions()] \
-            if self._outcome is None else []
+        return (
+            [A.ACTION_NAMES[i] for i in self._game.game_state.legal_actions()]
+            if self._outcome is None
+            else []
+        )
 
     # -------------------------------------------------------------- helpers
     def _decider_agent(self) -> str:

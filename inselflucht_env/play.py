@@ -20,7 +20,8 @@ import argparse
 import builtins
 import re
 import sys
-from typing import Any, Callable, Mapping, Sequence, TextIO
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -32,9 +33,11 @@ from .narrate import public_events
 from .public import describe
 from .replay import ReplayRecorder
 
-COMMANDS_HELP = ("Type an action number or name (a unique beginning is enough, e.g. 'end' "
-                 "for end_turn; 'move up' = 'move:up'). Commands: '?' or 'help' lists the "
-                 "legal actions, 'board' redraws the island, 'quit' ends the game.")
+COMMANDS_HELP = (
+    "Type an action number or name (a unique beginning is enough, e.g. 'end' "
+    "for end_turn; 'move up' = 'move:up'). Commands: '?' or 'help' lists the "
+    "legal actions, 'board' redraws the island, 'quit' ends the game."
+)
 QUIT_WORDS = {"quit", "exit", "q", ":q"}
 HELP_WORDS = {"?", "help", "h", "list", "legal"}
 BOARD_WORDS = {"board", "show", "b", "map"}
@@ -109,8 +112,9 @@ def parse_choice(text: str, legal: Sequence[int]) -> tuple[int | None, str]:
     if re.fullmatch(r"[+-]?\d+", t):
         n = int(t)
         if not 0 <= n < N_ACTIONS:
-            return None, (f"There is no action {n}: numbers run 0-{N_ACTIONS - 1}. "
-                          f"Legal now: {listing}.")
+            return None, (
+                f"There is no action {n}: numbers run 0-{N_ACTIONS - 1}. Legal now: {listing}."
+            )
         if n in legal:
             return n, ""
         return None, f"Action {n} ({ACTION_NAMES[n]}) is not legal now. Legal now: {listing}."
@@ -149,11 +153,19 @@ def _make_agents(spec: str, figures: Sequence[int]) -> dict[int, Any]:
     return {f: make_agent(spec) for f in figures}
 
 
-def play_game(env_kwargs: Mapping[str, Any], humans: Sequence[int], agents: Mapping[int, Any],
-              seed: int, *, options: Mapping[str, Any] | None = None,
-              console: Console | None = None, colour: bool = True,
-              agent_names: Mapping[int, str] | None = None,
-              save_replay: str | None = None, agent_seed: int | None = None) -> str | None:
+def play_game(
+    env_kwargs: Mapping[str, Any],
+    humans: Sequence[int],
+    agents: Mapping[int, Any],
+    seed: int,
+    *,
+    options: Mapping[str, Any] | None = None,
+    console: Console | None = None,
+    colour: bool = True,
+    agent_names: Mapping[int, str] | None = None,
+    save_replay: str | None = None,
+    agent_seed: int | None = None,
+) -> str | None:
     """The game loop. Returns the outcome, or ``None`` when the human quit.
 
     ``humans``: figures the human runs; ``agents``: an agent (``act(state, rng)``) for each
@@ -162,17 +174,24 @@ def play_game(env_kwargs: Mapping[str, Any], humans: Sequence[int], agents: Mapp
     from .render_text import OUTCOME_TEXT, render_ansi
 
     con = console or Console()
-    env = ReplayRecorder(InselfluchtEnv(**env_kwargs),
-                         meta={"source": "play", "humans": list(humans),
-                               "teammates": {str(f): (agent_names or {}).get(f, type(a).__name__)
-                                             for f, a in agents.items()}})
+    env = ReplayRecorder(
+        InselfluchtEnv(**env_kwargs),
+        meta={
+            "source": "play",
+            "humans": list(humans),
+            "teammates": {
+                str(f): (agent_names or {}).get(f, type(a).__name__) for f, a in agents.items()
+            },
+        },
+    )
     game = env.unwrapped
     env.reset(seed=seed, options=dict(options) if options is not None else None)
     rng = np.random.default_rng([seed, 1] if agent_seed is None else agent_seed)
     names = dict(agent_names or {})
     n_fig = game.config.figures
-    who = ", ".join(f"figure {f}: " + ("you" if f in humans else names.get(f, "agent"))
-                    for f in range(n_fig))
+    who = ", ".join(
+        f"figure {f}: " + ("you" if f in humans else names.get(f, "agent")) for f in range(n_fig)
+    )
     con.print(f"Inselflucht, seed {seed} ({who}). Replay this deal with --seed {seed}.")
     con.print(COMMANDS_HELP)
     outcome: str | None = None
@@ -196,18 +215,20 @@ def play_game(env_kwargs: Mapping[str, Any], humans: Sequence[int], agents: Mapp
                 label = f"You (figure {f})"
             else:
                 if shown_turn != state.turn and state.pending is None:
-                    con.print(f"--- turn {state.turn}: figure {f} "
-                              f"({names.get(f, 'agent')}) plays")
+                    con.print(f"--- turn {state.turn}: figure {f} ({names.get(f, 'agent')}) plays")
                     shown_turn = state.turn
                 try:
                     action = int(agents[f].act(state, rng))
                 except Exception as err:  # a broken teammate stops the game, never loses it
-                    raise Quit(f"teammate of figure {f} failed: {type(err).__name__}: {err}") \
-                        from None
+                    raise Quit(
+                        f"teammate of figure {f} failed: {type(err).__name__}: {err}"
+                    ) from None
                 legal = state.legal_actions()
                 if action not in legal:  # an agent bug must not end the human's game
-                    con.print(f"figure {f} ({names.get(f, 'agent')}) chose action {action}, "
-                              f"which is not legal; it plays {ACTION_NAMES[legal[-1]]} instead")
+                    con.print(
+                        f"figure {f} ({names.get(f, 'agent')}) chose action {action}, "
+                        f"which is not legal; it plays {ACTION_NAMES[legal[-1]]} instead"
+                    )
                     action = legal[-1]
                 label = f"Figure {f} ({names.get(f, 'agent')})"
             env.step(action)
@@ -222,8 +243,10 @@ def play_game(env_kwargs: Mapping[str, Any], humans: Sequence[int], agents: Mapp
         if save_replay:
             try:
                 env.replay.save(save_replay)
-                con.print(f"Replay saved to {save_replay} "
-                          f"(python -m inselflucht_env.replay {save_replay}).")
+                con.print(
+                    f"Replay saved to {save_replay} "
+                    f"(python -m inselflucht_env.replay {save_replay})."
+                )
             except OSError as err:
                 con.print(f"Could not save the replay to {save_replay}: {err}")
     state = game.game_state
@@ -264,7 +287,8 @@ def _figures_arg(text: str) -> list[int] | str:
         return sorted({int(v) for v in text.split(",")})
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a figure number, a comma list (0,2) or 'all', got {text!r}") from None
+            f"expected a figure number, a comma list (0,2) or 'all', got {text!r}"
+        ) from None
 
 
 def _meter_arg(text: str) -> str | list[int]:
@@ -274,40 +298,64 @@ def _meter_arg(text: str) -> str | list[int]:
         return [int(v) for v in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a preset ({', '.join(METER_PRESETS)}) or levels like 1,2,3,4,5, "
-            f"got {text!r}") from None
+            f"expected a preset ({', '.join(METER_PRESETS)}) or levels like 1,2,3,4,5, got {text!r}"
+        ) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="inselflucht-play",
-                                description="Play Inselflucht in the terminal with agent teammates.")
+    p = argparse.ArgumentParser(
+        prog="inselflucht-play",
+        description="Play Inselflucht in the terminal with agent teammates.",
+    )
     p.add_argument("--players", type=int, default=2, help="1-4 (1 = solo, two figures; default 2)")
-    p.add_argument("--teammate", default="heuristic",
-                   help="agent for the other figures: random, heuristic, novice, search, a "
-                        "shipped policy name (e.g. ppo_2p_normal) or a checkpoint folder "
-                        "(default heuristic)")
-    p.add_argument("--human-figure", type=_figures_arg, default=None,
-                   help="figure(s) you run: 0-3, a list like 0,2, or all "
-                        "(default 0; solo: all)")
+    p.add_argument(
+        "--teammate",
+        default="heuristic",
+        help="agent for the other figures: random, heuristic, novice, search, a "
+        "shipped policy name (e.g. ppo_2p_normal) or a checkpoint folder "
+        "(default heuristic)",
+    )
+    p.add_argument(
+        "--human-figure",
+        type=_figures_arg,
+        default=None,
+        help="figure(s) you run: 0-3, a list like 0,2, or all (default 0; solo: all)",
+    )
     p.add_argument("--seed", type=int, default=None, help="the deal (default: random, printed)")
-    p.add_argument("--taucher", action="store_true", help="variant Taucher: swimming costs 1 (R7.1)")
+    p.add_argument(
+        "--taucher", action="store_true", help="variant Taucher: swimming costs 1 (R7.1)"
+    )
     p.add_argument("--short-game", action="store_true", help="variant Kurzes Spiel (R7.2)")
-    p.add_argument("--meter", type=_meter_arg, default="normal",
-                   help="water meter: normal, leicht, schwer or levels like 1,2,2,3 (R7.3)")
+    p.add_argument(
+        "--meter",
+        type=_meter_arg,
+        default="normal",
+        help="water meter: normal, leicht, schwer or levels like 1,2,2,3 (R7.3)",
+    )
     p.add_argument("--save-replay", metavar="PATH", help="save the game as a replay JSON file")
-    p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
-                   help="plain text without ANSI colours")
+    p.add_argument(
+        "--no-colour",
+        "--no-color",
+        dest="colour",
+        action="store_false",
+        help="plain text without ANSI colours",
+    )
     return p
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
-         stdout: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
     """Command line entry point; ``stdin``/``stdout`` streams replace the terminal in tests."""
     parser = build_parser()
     args = parser.parse_args(argv)
     con = Console(stdin, stdout)
-    env_kwargs = {"players": args.players, "taucher": args.taucher,
-                  "short_game": args.short_game, "meter": args.meter}
+    env_kwargs = {
+        "players": args.players,
+        "taucher": args.taucher,
+        "short_game": args.short_game,
+        "meter": args.meter,
+    }
     try:
         figures = InselfluchtEnv(**env_kwargs).config.figures
     except ValueError as err:
@@ -320,17 +368,25 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
     bad = [f for f in humans if not 0 <= f < figures]
     if bad:
         parser.error(f"--human-figure {bad[0]} does not exist: figures are 0-{figures - 1}")
-    if args.seed is not None and not 0 <= args.seed < 2 ** 63:
+    if args.seed is not None and not 0 <= args.seed < 2**63:
         parser.error("--seed must be 0 <= seed < 2**63")
-    seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2 ** 31 - 1))
+    seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31 - 1))
     others = [f for f in range(figures) if f not in humans]
     try:
         agents = _make_agents(args.teammate, others) if others else {}
     except (ValueError, OSError, ImportError) as err:
         con.print(f"error: cannot make teammate {args.teammate!r}: {err}")
         return 2
-    play_game(env_kwargs, humans, agents, seed, console=con, colour=args.colour,
-              agent_names={f: args.teammate for f in others}, save_replay=args.save_replay)
+    play_game(
+        env_kwargs,
+        humans,
+        agents,
+        seed,
+        console=con,
+        colour=args.colour,
+        agent_names={f: args.teammate for f in others},
+        save_replay=args.save_replay,
+    )
     return 0
 
 

@@ -20,7 +20,7 @@ three times the size, scaled down for smooth edges, and cached.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -77,7 +77,7 @@ OUTCOME_TEXT = {
 
 
 # ---------------------------------------------------------------------- fonts
-@lru_cache(maxsize=None)
+@cache
 def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     """Pillow's built-in font; scalable where Pillow has FreeType (Pillow >= 10.1)."""
     try:
@@ -86,41 +86,63 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default()
 
 
-def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-          fill, anchor: str = "la", stroke: int = 0, stroke_fill=None) -> None:
-    draw.text(xy, text, font=_font(size), fill=fill, anchor=anchor,
-              stroke_width=stroke, stroke_fill=stroke_fill)
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill,
+    anchor: str = "la",
+    stroke: int = 0,
+    stroke_fill=None,
+) -> None:
+    draw.text(
+        xy,
+        text,
+        font=_font(size),
+        fill=fill,
+        anchor=anchor,
+        stroke_width=stroke,
+        stroke_fill=stroke_fill,
+    )
 
 
 # ---------------------------------------------------------------------- shapes
-def _suit_shape(draw: ImageDraw.ImageDraw, suit: int, cx: float, cy: float, s: float,
-                fill) -> None:
+def _suit_shape(draw: ImageDraw.ImageDraw, suit: int, cx: float, cy: float, s: float, fill) -> None:
     """A suit symbol of half-height ``s`` centred on (cx, cy): clubs, diamonds, hearts, spades."""
     if suit == 1:  # diamond
-        draw.polygon([(cx, cy - s), (cx + 0.72 * s, cy), (cx, cy + s), (cx - 0.72 * s, cy)],
-                     fill=fill)
+        draw.polygon(
+            [(cx, cy - s), (cx + 0.72 * s, cy), (cx, cy + s), (cx - 0.72 * s, cy)], fill=fill
+        )
     elif suit == 2:  # heart
         r = 0.52 * s
         for dx in (-0.48 * s, 0.48 * s):
             draw.ellipse([cx + dx - r, cy - 0.4 * s - r, cx + dx + r, cy - 0.4 * s + r], fill=fill)
-        draw.polygon([(cx - 0.98 * s, cy - 0.25 * s), (cx + 0.98 * s, cy - 0.25 * s),
-                      (cx, cy + s)], fill=fill)
+        draw.polygon(
+            [(cx - 0.98 * s, cy - 0.25 * s), (cx + 0.98 * s, cy - 0.25 * s), (cx, cy + s)],
+            fill=fill,
+        )
     elif suit == 3:  # spade
         r = 0.5 * s
         for dx in (-0.46 * s, 0.46 * s):
-            draw.ellipse([cx + dx - r, cy + 0.12 * s - r, cx + dx + r, cy + 0.12 * s + r],
-                         fill=fill)
-        draw.polygon([(cx - 0.94 * s, cy + 0.28 * s), (cx + 0.94 * s, cy + 0.28 * s),
-                      (cx, cy - s)], fill=fill)
-        draw.polygon([(cx, cy + 0.15 * s), (cx - 0.32 * s, cy + s), (cx + 0.32 * s, cy + s)],
-                     fill=fill)
+            draw.ellipse(
+                [cx + dx - r, cy + 0.12 * s - r, cx + dx + r, cy + 0.12 * s + r], fill=fill
+            )
+        draw.polygon(
+            [(cx - 0.94 * s, cy + 0.28 * s), (cx + 0.94 * s, cy + 0.28 * s), (cx, cy - s)],
+            fill=fill,
+        )
+        draw.polygon(
+            [(cx, cy + 0.15 * s), (cx - 0.32 * s, cy + s), (cx + 0.32 * s, cy + s)], fill=fill
+        )
     else:  # club
         r = 0.36 * s
         for dx, dy in ((0, -0.5 * s), (-0.45 * s, 0.08 * s), (0.45 * s, 0.08 * s)):
             draw.ellipse([cx + dx - r, cy + dy - r, cx + dx + r, cy + dy + r], fill=fill)
         draw.ellipse([cx - 0.25 * s, cy - 0.3 * s, cx + 0.25 * s, cy + 0.2 * s], fill=fill)
-        draw.polygon([(cx, cy - 0.1 * s), (cx - 0.32 * s, cy + s), (cx + 0.32 * s, cy + s)],
-                     fill=fill)
+        draw.polygon(
+            [(cx, cy - 0.1 * s), (cx - 0.32 * s, cy + s), (cx + 0.32 * s, cy + s)], fill=fill
+        )
 
 
 def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill, outline) -> None:
@@ -134,12 +156,30 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill, outli
 
 def _crown(draw: ImageDraw.ImageDraw, cx: float, top: float, w: float, h: float, fill) -> None:
     x0, x1, y1 = cx - w / 2, cx + w / 2, top + h
-    draw.polygon([(x0, y1), (x0, top + 0.3 * h), (cx - w / 4, top + 0.6 * h), (cx, top),
-                  (cx + w / 4, top + 0.6 * h), (x1, top + 0.3 * h), (x1, y1)], fill=fill)
+    draw.polygon(
+        [
+            (x0, y1),
+            (x0, top + 0.3 * h),
+            (cx - w / 4, top + 0.6 * h),
+            (cx, top),
+            (cx + w / 4, top + 0.6 * h),
+            (x1, top + 0.3 * h),
+            (x1, y1),
+        ],
+        fill=fill,
+    )
 
 
-def _waves(draw: ImageDraw.ImageDraw, x0: float, y0: float, x1: float, y1: float, colour,
-           rows: int, width: int) -> None:
+def _waves(
+    draw: ImageDraw.ImageDraw,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    colour,
+    rows: int,
+    width: int,
+) -> None:
     """Rows of little wave arcs filling a box."""
     step_y = (y1 - y0) / (rows + 1)
     for k in range(rows):
@@ -148,8 +188,9 @@ def _waves(draw: ImageDraw.ImageDraw, x0: float, y0: float, x1: float, y1: float
         x = x0 + 4 * SS - shift
         while x < x1 - 14 * SS:
             if x >= x0 + 2 * SS:
-                draw.arc([x, y - 4 * SS, x + 12 * SS, y + 4 * SS], 200, 340, fill=colour,
-                         width=width)
+                draw.arc(
+                    [x, y - 4 * SS, x + 12 * SS, y + 4 * SS], 200, 340, fill=colour, width=width
+                )
             x += 18 * SS
 
 
@@ -162,7 +203,7 @@ def _ink(card: int):
     return RED_INK if suit_of(card) in (1, 2) else BLACK_INK
 
 
-@lru_cache(maxsize=None)
+@cache
 def _card_sprite(card: int, flooded: bool, lifted: bool) -> Image.Image:
     """RGBA sprite of a face-up card: upright when dry, sideways and blue when flooded."""
     w, h = (CARD_H, CARD_W) if flooded else (CARD_W, CARD_H)
@@ -180,8 +221,12 @@ def _card_sprite(card: int, flooded: bool, lifted: bool) -> Image.Image:
         face, edge, ew = CARD_FACE, CARD_EDGE, 1 * SS
     d.rounded_rectangle([0, 0, W - 1, H - 1], radius=6 * SS, fill=face, outline=edge, width=ew)
     if flooded and king:  # keep the gold frame visible inside the blue edge
-        d.rounded_rectangle([ew + SS, ew + SS, W - 1 - ew - SS, H - 1 - ew - SS], radius=5 * SS,
-                            outline=GOLD, width=2 * SS)
+        d.rounded_rectangle(
+            [ew + SS, ew + SS, W - 1 - ew - SS, H - 1 - ew - SS],
+            radius=5 * SS,
+            outline=GOLD,
+            width=2 * SS,
+        )
     if flooded:
         _waves(d, 0, H * 0.66, W, H - 2 * SS, FLOOD_EDGE, 2, SS + 1)
     cx = W / 2
@@ -190,10 +235,14 @@ def _card_sprite(card: int, flooded: bool, lifted: bool) -> Image.Image:
         r = min(W, H) * 0.3
         d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(40, 80, 50), width=3 * SS)
         bw, bh = r * 0.18, r * 1.1  # the H of the helipad
-        d.rectangle([cx - r * 0.5 - bw / 2, cy - bh / 2, cx - r * 0.5 + bw / 2, cy + bh / 2],
-                    fill=(40, 80, 50))
-        d.rectangle([cx + r * 0.5 - bw / 2, cy - bh / 2, cx + r * 0.5 + bw / 2, cy + bh / 2],
-                    fill=(40, 80, 50))
+        d.rectangle(
+            [cx - r * 0.5 - bw / 2, cy - bh / 2, cx - r * 0.5 + bw / 2, cy + bh / 2],
+            fill=(40, 80, 50),
+        )
+        d.rectangle(
+            [cx + r * 0.5 - bw / 2, cy - bh / 2, cx + r * 0.5 + bw / 2, cy + bh / 2],
+            fill=(40, 80, 50),
+        )
         d.rectangle([cx - r * 0.5, cy - bw / 2, cx + r * 0.5, cy + bw / 2], fill=(40, 80, 50))
         _text(d, (5 * SS, 3 * SS), "JK", 13 * SS, (40, 80, 50))
         return _down(img)
@@ -214,14 +263,15 @@ def _card_sprite(card: int, flooded: bool, lifted: bool) -> Image.Image:
     return _down(img)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _back_sprite() -> Image.Image:
     """The card back shown for every hidden place (the same for all: no information)."""
     W, H = CARD_W * SS, CARD_H * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle([0, 0, W - 1, H - 1], radius=6 * SS, fill=(250, 248, 240),
-                        outline=CARD_EDGE, width=SS)
+    d.rounded_rectangle(
+        [0, 0, W - 1, H - 1], radius=6 * SS, fill=(250, 248, 240), outline=CARD_EDGE, width=SS
+    )
     m = 4 * SS
     inner = Image.new("RGBA", (W - 2 * m, H - 2 * m), BACK_FILL)
     di = ImageDraw.Draw(inner)
@@ -230,8 +280,9 @@ def _back_sprite() -> Image.Image:
         di.line([(k, 0), (k + H, H)], fill=BACK_LINE, width=SS)
         di.line([(k, 0), (k - H, H)], fill=BACK_LINE, width=SS)
     mask = Image.new("L", inner.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle([0, 0, inner.width - 1, inner.height - 1],
-                                           radius=4 * SS, fill=255)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        [0, 0, inner.width - 1, inner.height - 1], radius=4 * SS, fill=255
+    )
     img.paste(inner, (m, m), mask)
     cx, cy = W / 2, H / 2
     d.ellipse([cx - 9 * SS, cy - 9 * SS, cx + 9 * SS, cy + 9 * SS], fill=(250, 248, 240))
@@ -239,7 +290,7 @@ def _back_sprite() -> Image.Image:
     return _down(img)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sea_tile() -> Image.Image:
     W = H = (CELL - 4) * SS
     img = Image.new("RGB", (W, H), SEA_FILL)
@@ -247,7 +298,7 @@ def _sea_tile() -> Image.Image:
     return _down(img)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _figure_sprite(f: int, ring: str) -> Image.Image:
     """A figure disc with its number; ``ring``: "" plain, "active" white, "decider" yellow."""
     r = FIG_R * SS
@@ -259,22 +310,30 @@ def _figure_sprite(f: int, ring: str) -> Image.Image:
     if ring:
         colour = (255, 255, 255) if ring == "active" else (255, 225, 40)
         d.ellipse([c - r - pad, c - r - pad, c + r + pad, c + r + pad], fill=colour)
-    d.ellipse([c - r, c - r, c + r, c + r], fill=FIGURE_FILL[f % 4], outline=(20, 20, 20),
-              width=SS)
-    _text(d, (c, c + SS), str(f), 14 * SS, (255, 255, 255), anchor="mm", stroke=SS,
-          stroke_fill=(20, 20, 20))
+    d.ellipse([c - r, c - r, c + r, c + r], fill=FIGURE_FILL[f % 4], outline=(20, 20, 20), width=SS)
+    _text(
+        d,
+        (c, c + SS),
+        str(f),
+        14 * SS,
+        (255, 255, 255),
+        anchor="mm",
+        stroke=SS,
+        stroke_fill=(20, 20, 20),
+    )
     return _down(img)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _mini_card(card: int) -> Image.Image:
     """A small card for the salvage and treasure rows: rank and suit."""
     w, h = 18, 24
     W, H = w * SS, h * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle([0, 0, W - 1, H - 1], radius=3 * SS, fill=CARD_FACE, outline=CARD_EDGE,
-                        width=SS)
+    d.rounded_rectangle(
+        [0, 0, W - 1, H - 1], radius=3 * SS, fill=CARD_FACE, outline=CARD_EDGE, width=SS
+    )
     ink = _ink(card)
     rank = code(card)[:-1]  # "K" or 6-10: the code without its suit letter
     _text(d, (W / 2, 7 * SS), rank, 10 * SS, ink, anchor="mm")
@@ -282,12 +341,13 @@ def _mini_card(card: int) -> Image.Image:
     return _down(img)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_icon(suit: int, size: int) -> Image.Image:
     W = H = size * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    _suit_shape(ImageDraw.Draw(img), suit, W / 2, H / 2, W * 0.45,
-                RED_INK if suit in (1, 2) else BLACK_INK)
+    _suit_shape(
+        ImageDraw.Draw(img), suit, W / 2, H / 2, W * 0.45, RED_INK if suit in (1, 2) else BLACK_INK
+    )
     return _down(img)
 
 
@@ -302,10 +362,14 @@ def _base() -> Image.Image:
         y = GRID_Y + k * CELL + CELL // 2
         _text(d, (GRID_X - 13, y), str(k + 1), 14, LABEL, anchor="mm")
     for k in range(SIZE + 1):
-        d.line([(GRID_X + k * CELL, GRID_Y), (GRID_X + k * CELL, GRID_Y + SIZE * CELL)],
-               fill=(40, 86, 136))
-        d.line([(GRID_X, GRID_Y + k * CELL), (GRID_X + SIZE * CELL, GRID_Y + k * CELL)],
-               fill=(40, 86, 136))
+        d.line(
+            [(GRID_X + k * CELL, GRID_Y), (GRID_X + k * CELL, GRID_Y + SIZE * CELL)],
+            fill=(40, 86, 136),
+        )
+        d.line(
+            [(GRID_X, GRID_Y + k * CELL), (GRID_X + SIZE * CELL, GRID_Y + k * CELL)],
+            fill=(40, 86, 136),
+        )
     d.rounded_rectangle([PANEL_X, 8, PANEL_X + PANEL_W, HEIGHT - 8], radius=8, fill=PANEL_BG)
     _text(d, (PANEL_X + 10, 14), "INSELFLUCHT", 18, (20, 60, 110))
     return img
@@ -360,8 +424,7 @@ def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
         step = 2 * FIG_R + 2
         x0 = cx - step * (len(here) - 1) / 2
         for k, f in enumerate(here):
-            ring = "active" if f == state.active and not over else \
-                "decider" if f == decider else ""
+            ring = "active" if f == state.active and not over else "decider" if f == decider else ""
             _paste(img, _figure_sprite(f, ring), x0 + k * step, cy + CELL / 2 - FIG_R - 5)
     if over:
         fill = WIN_FILL if state.outcome == "win" else LOSS_FILL
@@ -392,8 +455,9 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
     for k in range(4):
         px = x0 + 62 + k * 20
         on = k < state.actions_left and not over and not state.in_flood
-        d.ellipse([px, y + 1, px + 13, y + 14], fill=(30, 120, 200) if on else None,
-                  outline=ink, width=1)
+        d.ellipse(
+            [px, y + 1, px + 13, y + 14], fill=(30, 120, 200) if on else None, outline=ink, width=1
+        )
     if not over:
         _paste(img, _figure_sprite(state.active, "active"), x1 - 12, y + 8)
 
@@ -436,8 +500,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
             if v in drawn:
                 d.rectangle(box, fill=(60, 60, 75))
                 _text(d, (bx + 9, y + 9), str(v), 12, (255, 255, 255), anchor="mm")
-                _text(d, (bx + 17, y + 1), str(drawn.index(v) + 1), 8, (255, 210, 80),
-                      anchor="ra")
+                _text(d, (bx + 17, y + 1), str(drawn.index(v) + 1), 8, (255, 210, 80), anchor="ra")
             else:
                 d.rectangle(box, fill=(255, 255, 255), outline=ink)
                 _text(d, (bx + 9, y + 9), str(v), 12, ink, anchor="mm")
@@ -461,8 +524,7 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
             _paste(img, _down(sprite), tx + 28, y + 9)
         else:
             short = state.remaining[s] < n
-            _text(d, (tx + 19, y + 3), f"{state.remaining[s]}", 12,
-                  RED_INK if short else ink)
+            _text(d, (tx + 19, y + 3), f"{state.remaining[s]}", 12, RED_INK if short else ink)
             if short:
                 _text(d, (tx + 28, y + 4), "short", 9, RED_INK)
     y += 20
@@ -481,14 +543,20 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, state: State) -> None:
         _paste(img, _figure_sprite(f, ring), x0 + 10, y + 12)
         hand = state.salvage[f]
         cap = per_row * rows
-        shown = hand if len(hand) <= cap else hand[:cap - 1]
+        shown = hand if len(hand) <= cap else hand[: cap - 1]
         for k, c in enumerate(shown):
             rx, ry = k % per_row, k // per_row
             _paste(img, _mini_card(c), x0 + 26 + rx * 19 + 9, y + 12 + ry * 26)
         if len(shown) < len(hand):
             k = len(shown)
-            _text(d, (x0 + 26 + (k % per_row) * 19 + 9, y + 12 + (k // per_row) * 26),
-                  f"+{len(hand) - len(shown)}", 11, ink, anchor="mm")
+            _text(
+                d,
+                (x0 + 26 + (k % per_row) * 19 + 9, y + 12 + (k // per_row) * 26),
+                f"+{len(hand) - len(shown)}",
+                11,
+                ink,
+                anchor="mm",
+            )
         if not hand:
             _text(d, (x0 + 28, y + 6), "-", 12, faded)
         y += 26 * rows + 2

@@ -123,8 +123,9 @@ def _place_segs(state: State, p: int) -> tuple[list[Seg], list[Seg]]:
         return _centre([(text, code)], CELL), _centre(figs, CELL)
     # flooded: blue background over the whole cell
     code = _FLOOD_RED if _card_code(card) else _FLOOD_BG
-    top = _centre([("\u2248 ", _FLOOD_BG), (text, code), (" \u2248", _FLOOD_BG)], CELL,
-                  " ", _FLOOD_BG)
+    top = _centre(
+        [("\u2248 ", _FLOOD_BG), (text, code), (" \u2248", _FLOOD_BG)], CELL, " ", _FLOOD_BG
+    )
     figs = [(t, _FLOOD_BG if not c else c if c == _ACTIVE else c + ";44") for t, c in figs]
     bottom = _centre(figs, CELL, " ", _FLOOD_BG)
     return top, bottom
@@ -189,8 +190,16 @@ def render_ansi(state: State, colour: bool = False) -> str:
 
     # ---------------------------------------------------------------- water
     rest = " ".join(str(v) for v in state.meter[1:]) or "none (last card)"
-    out.append(_paint([("Water level ", ""), (str(state.water_level), _SEA + ";1"),
-                       (f"   meter still to come: {rest}", "")], colour))
+    out.append(
+        _paint(
+            [
+                ("Water level ", ""),
+                (str(state.water_level), _SEA + ";1"),
+                (f"   meter still to come: {rest}", ""),
+            ],
+            colour,
+        )
+    )
     out.append(f"  floods left before the island drowns (L6): {floods_to_go(state)}")
 
     # ---------------------------------------------------------------- flood discards
@@ -222,16 +231,16 @@ def render_ansi(state: State, colour: bool = False) -> str:
             items.append([(king, code), (f" lifted ({under})", _LIFTED)])
         else:
             short = " SHORT" if state.remaining[s] < n else ""
-            items.append([(king, code), (f" open, {state.remaining[s]} left{short}",
-                                         "")])
+            items.append([(king, code), (f" open, {state.remaining[s]} left{short}", "")])
         if s < 3:
             items[-1].append((";", ""))
     out.extend(_wrap("Treasures: ", items, colour, indent=11))
 
     sunk = state.box + state.set_aside
     if sunk:
-        sunk_items = [[(symbol(c) + ("(safe)" if c in state.set_aside else ""), _card_code(c))]
-                      for c in sunk]
+        sunk_items = [
+            [(symbol(c) + ("(safe)" if c in state.set_aside else ""), _card_code(c))] for c in sunk
+        ]
         out.extend(_wrap("Sunk: ", sunk_items, colour, indent=6))
 
     # ---------------------------------------------------------------- pending / outcome
@@ -239,20 +248,28 @@ def render_ansi(state: State, colour: bool = False) -> str:
     if pend is not None and state.outcome is None:
         if isinstance(pend, Escape):
             c, r = column_row(pend.place)
-            text = (f"figure {pend.figure} must swim from column {c} row {r} "
-                    "to a neighbouring field (diagonals allowed)")
+            text = (
+                f"figure {pend.figure} must swim from column {c} row {r} "
+                "to a neighbouring field (diagonals allowed)"
+            )
         elif isinstance(pend, Give):
-            text = (f"figure {pend.figure} gives to figure {pend.receiver}: {pend.given} "
-                    "card(s) given; choose a suit or done")
+            text = (
+                f"figure {pend.figure} gives to figure {pend.receiver}: {pend.given} "
+                "card(s) given; choose a suit or done"
+            )
         else:
-            text = (f"figure {pend.figure} lifts the {SUIT_SYMBOLS[pend.suit]} treasure "
-                    f"(short suit): {pend.chosen} of {n + 1} cards chosen")
+            text = (
+                f"figure {pend.figure} lifts the {SUIT_SYMBOLS[pend.suit]} treasure "
+                f"(short suit): {pend.chosen} of {n + 1} cards chosen"
+            )
         out.extend(_wrap("Pending: ", [[(w, _PENDING)] for w in text.split(" ")], colour, 9))
     if state.outcome is not None:
         text = OUTCOME_TEXT.get(state.outcome, f"ENDED: {state.outcome}")
-        out.append(_paint([("Outcome: ", ""), (text, _WIN if state.outcome == "win" else _LOSS)],
-                          colour))
+        out.append(
+            _paint([("Outcome: ", ""), (text, _WIN if state.outcome == "win" else _LOSS)], colour)
+        )
 
-    out.append("Key: \u2248x\u2248 flooded  ?? hidden  ~~ sea  K* treasure lifted  "
-               ">n active  !n decides")
+    out.append(
+        "Key: \u2248x\u2248 flooded  ?? hidden  ~~ sea  K* treasure lifted  >n active  !n decides"
+    )
     return "\n".join(line.rstrip() for line in out)

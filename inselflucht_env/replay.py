@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import IO, Sequence
+from collections.abc import Sequence
+from typing import IO
 
 from .actions import action_index
 from .replay_format import ENV_KEYS, FORMAT, FORMAT_VERSION, SEED_LIMIT, normalise_options
@@ -37,9 +38,22 @@ from .replay_record import Replay, env_kwargs_of
 from .replay_recorder import ReplayRecorder, record_episode
 from .replay_runner import ReplayMismatchError, ReplayResult, replay
 
-__all__ = ["ENV_KEYS", "FORMAT", "FORMAT_VERSION", "SEED_LIMIT", "Replay", "ReplayMismatchError",
-           "ReplayRecorder", "ReplayResult", "env_kwargs_of", "main", "normalise_options",
-           "record_episode", "replay", "write_gif"]
+__all__ = [
+    "ENV_KEYS",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "SEED_LIMIT",
+    "Replay",
+    "ReplayMismatchError",
+    "ReplayRecorder",
+    "ReplayResult",
+    "env_kwargs_of",
+    "main",
+    "normalise_options",
+    "record_episode",
+    "replay",
+    "write_gif",
+]
 
 
 def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> int:
@@ -47,11 +61,13 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> in
     out = stdout or sys.stdout
     parser = argparse.ArgumentParser(
         prog="python -m inselflucht_env.replay",
-        description="Check an Inselflucht replay file, show it as text or write it as a GIF.")
+        description="Check an Inselflucht replay file, show it as text or write it as a GIF.",
+    )
     parser.add_argument("file", help="replay JSON file")
     parser.add_argument("--ansi", action="store_true", help="print the game step by step")
-    parser.add_argument("--colour", "--color", action="store_true",
-                        help="with --ansi: ANSI colours")
+    parser.add_argument(
+        "--colour", "--color", action="store_true", help="with --ansi: ANSI colours"
+    )
     parser.add_argument("--gif", metavar="OUT", help="write the game as an animated GIF")
     parser.add_argument("--fps", type=float, default=2.0, help="GIF frames per second (2)")
     args = parser.parse_args(argv)
@@ -59,8 +75,11 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> in
         rep = Replay.load(args.file)
         result = replay(rep)  # verify first, without rendering
         kw = ", ".join(f"{k}={v}" for k, v in rep.env_kwargs.items())
-        print(f"{args.file}: {kw}; seed {rep.seed}; {len(rep.actions)} action(s); "
-              f"outcome {result.outcome or 'unfinished'}: replayed exactly", file=out)
+        print(
+            f"{args.file}: {kw}; seed {rep.seed}; {len(rep.actions)} action(s); "
+            f"outcome {result.outcome or 'unfinished'}: replayed exactly",
+            file=out,
+        )
         if args.ansi:
             _print_ansi(rep, result.deciders, args.colour, out)
         if args.gif:

@@ -9,7 +9,8 @@ JSON into ``Replay`` fields or raises ``ValueError`` naming the bad field.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .actions import ACTION_NAMES
 from .config import GameConfig
@@ -20,9 +21,18 @@ from .scenario import OPTION_KEYS, parse_options
 FORMAT = "inselflucht-replay"
 FORMAT_VERSION = 1
 ENV_KEYS = ("players", "taucher", "short_game", "meter", "reward", "illegal_action")
-SEED_LIMIT = 2 ** 63
-FIELDS = ("format", "format_version", "version", "env", "seed", "options", "actions",
-          "outcome", "meta")
+SEED_LIMIT = 2**63
+FIELDS = (
+    "format",
+    "format_version",
+    "version",
+    "env",
+    "seed",
+    "options",
+    "actions",
+    "outcome",
+    "meta",
+)
 
 
 def check_record(data: Any, source: str = "replay") -> dict[str, Any]:
@@ -30,14 +40,17 @@ def check_record(data: Any, source: str = "replay") -> dict[str, Any]:
 
     ``source`` names the file in the messages.
     """
+
     def bad(msg: str) -> ValueError:
         return ValueError(f"{source}: {msg}")
 
     if not isinstance(data, Mapping):
         raise bad(f"expected a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
-        raise bad(f"not an Inselflucht replay (field 'format' must be {FORMAT!r}, "
-                  f"got {data.get('format')!r})")
+        raise bad(
+            f"not an Inselflucht replay (field 'format' must be {FORMAT!r}, "
+            f"got {data.get('format')!r})"
+        )
     fv = data.get("format_version")
     if fv != FORMAT_VERSION:
         raise bad(f"unsupported format_version {fv!r} (this version reads {FORMAT_VERSION})")
@@ -55,8 +68,13 @@ def check_record(data: Any, source: str = "replay") -> dict[str, Any]:
         raise bad(f"'env' has unknown argument(s) {extra}; allowed: {list(ENV_KEYS)}")
     env_kwargs = dict(env_kwargs)
     try:
-        GameConfig.make(**{k: env_kwargs[k] for k in ("players", "taucher", "short_game",
-                                                       "meter") if k in env_kwargs})
+        GameConfig.make(
+            **{
+                k: env_kwargs[k]
+                for k in ("players", "taucher", "short_game", "meter")
+                if k in env_kwargs
+            }
+        )
     except (TypeError, ValueError) as err:
         raise bad(f"'env': {err}") from None
     if env_kwargs.get("reward", "win") not in REWARD_SCHEMES:
@@ -86,9 +104,15 @@ def check_record(data: Any, source: str = "replay") -> dict[str, Any]:
     meta = data.get("meta") or {}
     if not isinstance(meta, Mapping):
         raise bad(f"'meta' must be an object, got {meta!r}")
-    return {"env_kwargs": env_kwargs, "seed": seed,
-            "options": None if options is None else dict(options), "actions": list(actions),
-            "outcome": outcome, "version": version, "meta": dict(meta)}
+    return {
+        "env_kwargs": env_kwargs,
+        "seed": seed,
+        "options": None if options is None else dict(options),
+        "actions": list(actions),
+        "outcome": outcome,
+        "version": version,
+        "meta": dict(meta),
+    }
 
 
 def normalise_options(options: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -19,11 +19,18 @@ def dumps(obj: Any, level: int = 0) -> str:
         return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
     if isinstance(obj, list) and obj:
         if any(isinstance(v, (dict, list)) for v in obj):
-            return "[\n" + ",\n".join(pad + dumps(v, level + 1) for v in obj) + "\n" \
-                + "  " * level + "]"
+            return (
+                "[\n"
+                + ",\n".join(pad + dumps(v, level + 1) for v in obj)
+                + "\n"
+                + "  " * level
+                + "]"
+            )
         if len(obj) <= PER_LINE:
             return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in obj) + "]"
-        lines = [", ".join(json.dumps(v, ensure_ascii=False) for v in obj[k:k + PER_LINE])
-                 for k in range(0, len(obj), PER_LINE)]
+        lines = [
+            ", ".join(json.dumps(v, ensure_ascii=False) for v in obj[k : k + PER_LINE])
+            for k in range(0, len(obj), PER_LINE)
+        ]
         return "[\n" + pad + (",\n" + pad).join(lines) + "\n" + "  " * level + "]"
     return json.dumps(obj, ensure_ascii=False)

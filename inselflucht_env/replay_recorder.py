@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -18,7 +19,7 @@ from .replay_record import Replay, env_kwargs_of
 
 
 def _fresh_seed() -> int:
-    return int(np.random.default_rng().integers(2 ** 31 - 1))
+    return int(np.random.default_rng().integers(2**31 - 1))
 
 
 class ReplayRecorder(gym.Wrapper):
@@ -31,14 +32,20 @@ class ReplayRecorder(gym.Wrapper):
     env's generator once that is seeded, else from fresh entropy), so every episode replays.
     """
 
-    def __init__(self, env: gym.Env, directory: str | os.PathLike | None = None,
-                 name_prefix: str = "episode", meta: Mapping[str, Any] | None = None,
-                 keep: int = 100):
+    def __init__(
+        self,
+        env: gym.Env,
+        directory: str | os.PathLike | None = None,
+        name_prefix: str = "episode",
+        meta: Mapping[str, Any] | None = None,
+        keep: int = 100,
+    ):
         super().__init__(env)
         inner = env.unwrapped
         if not isinstance(inner, InselfluchtEnv):
-            raise ValueError("ReplayRecorder needs an InselfluchtEnv inside, got "
-                             f"{type(inner).__name__}")
+            raise ValueError(
+                f"ReplayRecorder needs an InselfluchtEnv inside, got {type(inner).__name__}"
+            )
         self._inner: InselfluchtEnv = inner  # the env inside: its config, generator and state
         self.directory = None if directory is None else Path(directory)
         if self.directory is not None:
@@ -54,15 +61,22 @@ class ReplayRecorder(gym.Wrapper):
         if seed is None:
             inner = self._inner
             seeded = getattr(inner, "_np_random", None) is not None
-            seed = int(inner.np_random.integers(2 ** 31 - 1)) if seeded else _fresh_seed()
-        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-                or not 0 <= int(seed) < SEED_LIMIT:
+            seed = int(inner.np_random.integers(2**31 - 1)) if seeded else _fresh_seed()
+        elif (
+            isinstance(seed, bool)
+            or not isinstance(seed, (int, np.integer))
+            or not 0 <= int(seed) < SEED_LIMIT
+        ):
             raise ValueError(f"seed={seed!r} must be an integer 0 <= seed < 2**63 to be replayable")
         seed = int(seed)
         stored = normalise_options(options)
         obs, info = self.env.reset(seed=seed, options=options)
-        self._current = Replay(env_kwargs=env_kwargs_of(self._inner), seed=seed,
-                               options=stored, meta=copy.deepcopy(self.meta))
+        self._current = Replay(
+            env_kwargs=env_kwargs_of(self._inner),
+            seed=seed,
+            options=stored,
+            meta=copy.deepcopy(self.meta),
+        )
         return obs, info
 
     def step(self, action):
@@ -78,7 +92,7 @@ class ReplayRecorder(gym.Wrapper):
     def _finish(self, rep: Replay) -> None:
         self.episode_count += 1
         self.replays.append(copy.deepcopy(rep))
-        del self.replays[:-self.keep]
+        del self.replays[: -self.keep]
         if self.directory is not None:
             rep.save(self.directory / f"{self.name_prefix}-{self.episode_count}.json")
 
@@ -96,11 +110,16 @@ def _agent_for(agents: Any, figure: int) -> Any:
     return agents[figure]
 
 
-def record_episode(agents: Any, *, seed: int | None = None,
-                   options: Mapping[str, Any] | None = None,
-                   agent_rng: np.random.Generator | None = None,
-                   meta: Mapping[str, Any] | None = None, max_steps: int = 100_000,
-                   **env_kwargs: Any) -> Replay:
+def record_episode(
+    agents: Any,
+    *,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    agent_rng: np.random.Generator | None = None,
+    meta: Mapping[str, Any] | None = None,
+    max_steps: int = 100_000,
+    **env_kwargs: Any,
+) -> Replay:
     """Play one episode and return its record.
 
     ``agents``: one agent for every figure, or a sequence with one per figure; an agent
@@ -109,8 +128,7 @@ def record_episode(agents: Any, *, seed: int | None = None,
     """
     env = ReplayRecorder(InselfluchtEnv(**env_kwargs), meta=meta)
     env.reset(seed=seed, options=dict(options) if options is not None else None)
-    rng = agent_rng if agent_rng is not None else np.random.default_rng(
-        [env.replay.seed, 1])
+    rng = agent_rng if agent_rng is not None else np.random.default_rng([env.replay.seed, 1])
     state = env._inner.game_state
     for _ in range(max_steps):
         action = _agent_for(agents, state.decider).act(state, rng)

@@ -49,15 +49,20 @@ def replay(rep: Replay, render_mode: str | None = None, verify: bool = True) -> 
         if outcome is not None:
             raise ReplayMismatchError(
                 f"replay: the game ended ({outcome}) after step {i}, but "
-                f"{len(rep.actions) - i} more action(s) are recorded")
+                f"{len(rep.actions) - i} more action(s) are recorded"
+            )
         index = action_index(name)
         state = env.game_state
-        if verify and index not in state.legal_actions() and not (
-                rep.outcome == "illegal" and i == len(rep.actions) - 1):
+        if (
+            verify
+            and index not in state.legal_actions()
+            and not (rep.outcome == "illegal" and i == len(rep.actions) - 1)
+        ):
             legal = ", ".join(ACTION_NAMES[a] for a in state.legal_actions())
             raise ReplayMismatchError(
                 f"replay: step {i + 1} {name!r} is not legal in the replayed game "
-                f"(legal: {legal}); the file does not match this version of the rules")
+                f"(legal: {legal}); the file does not match this version of the rules"
+            )
         deciders.append(state.decider)
         try:
             _, _, terminated, truncated, info = env.step(index)
@@ -69,8 +74,10 @@ def replay(rep: Replay, render_mode: str | None = None, verify: bool = True) -> 
             outcome = info.get("outcome")
     if verify and outcome != rep.outcome:
         raise ReplayMismatchError(
-            f"replay: recorded outcome {rep.outcome!r} but the replayed game gave {outcome!r}")
+            f"replay: recorded outcome {rep.outcome!r} but the replayed game gave {outcome!r}"
+        )
     final = env.describe()
     env.close()
-    return ReplayResult(outcome=outcome, steps=len(rep.actions), frames=frames, final=final,
-                        deciders=deciders)
+    return ReplayResult(
+        outcome=outcome, steps=len(rep.actions), frames=frames, final=final, deciders=deciders
+    )

@@ -42,7 +42,7 @@ def mcnemar(only_a: int, only_b: int) -> float:
     if n == 0:
         return 1.0
     k = min(only_a, only_b)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0**n
     return min(1.0, 2.0 * tail)
 
 

@@ -11,7 +11,7 @@ Places are written ``(column, row)`` as in the rules; ``P(c, r)`` is the engine 
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pytest
@@ -33,11 +33,13 @@ QUIET_ROWS = [5, 4, 2, 1, 3]  # hits (1,5), (2,4), (3,2), (4,1), (5,3)
 QUIET2_ROWS = [2, 5, 4, 3, 1]  # with QUIET_COLS: (1,2), (2,5), (3,4), (4,3), (5,1)
 
 # A fully known island (row 1 first) for tests that need every card in a known place.
-STANDARD = ["6C 7C KC 8C 9C",
-            "10C 6D 7D 8D 9D",
-            "10D KD JK 6H 7H",
-            "8H 9H 10H KH 6S",
-            "7S 8S 9S 10S KS"]
+STANDARD = [
+    "6C 7C KC 8C 9C",
+    "10C 6D 7D 8D 9D",
+    "10D KD JK 6H 7H",
+    "8H 9H 10H KH 6S",
+    "7S 8S 9S 10S KS",
+]
 
 
 def P(column: int, row: int) -> int:
@@ -74,9 +76,19 @@ class Game:
     draw order, 5 per pass; later passes are shuffled from the seed.
     """
 
-    def __init__(self, layout: Sequence[str] | None = None, cols: Sequence[int] | None = None,
-                 rows: Sequence[int] | None = None, *, players: int = 2, taucher: bool = False,
-                 short_game: bool = False, meter="normal", seed: int = 0, fill: bool = True):
+    def __init__(
+        self,
+        layout: Sequence[str] | None = None,
+        cols: Sequence[int] | None = None,
+        rows: Sequence[int] | None = None,
+        *,
+        players: int = 2,
+        taucher: bool = False,
+        short_game: bool = False,
+        meter="normal",
+        seed: int = 0,
+        fill: bool = True,
+    ):
         opts = {}
         if layout is not None:
             opts["layout"] = fill_layout(layout) if fill else list(layout)
@@ -84,13 +96,14 @@ class Game:
             opts["column_deck"] = list(cols)
         if rows is not None:
             opts["row_deck"] = list(rows)
-        self.config = GameConfig.make(players=players, taucher=taucher, short_game=short_game,
-                                      meter=meter)
+        self.config = GameConfig.make(
+            players=players, taucher=taucher, short_game=short_game, meter=meter
+        )
         self.rng = np.random.default_rng(seed)
         self.s = State.new(self.config, self.rng, **parse_options(opts))
 
     # -- playing
-    def do(self, *names: str) -> "Game":
+    def do(self, *names: str) -> Game:
         for name in names:
             self.s.apply(A.action_index(name), self.rng)
         return self
@@ -127,29 +140,29 @@ class Game:
         return [code(c) for c in self.s.salvage[f]]
 
     # -- editing (test set-up only)
-    def put(self, f: int, c: int, r: int) -> "Game":
+    def put(self, f: int, c: int, r: int) -> Game:
         put(self.s, f, P(c, r))
         return self
 
-    def set_status(self, spec: dict[tuple[int, int], str]) -> "Game":
+    def set_status(self, spec: dict[tuple[int, int], str]) -> Game:
         set_status(self.s, {P(c, r): st for (c, r), st in spec.items()})
         return self
 
-    def sink(self, *places: tuple[int, int]) -> "Game":
+    def sink(self, *places: tuple[int, int]) -> Game:
         for c, r in places:
             sink(self.s, P(c, r))
         return self
 
-    def sink_cards(self, *codes: str) -> "Game":
+    def sink_cards(self, *codes: str) -> Game:
         for text in codes:
             sink(self.s, self.s.card.index(parse(text)))
         return self
 
-    def hand(self, f: int, *codes: str) -> "Game":
+    def hand(self, f: int, *codes: str) -> Game:
         hand(self.s, f, codes)
         return self
 
-    def lifted(self, king: str, *codes: str) -> "Game":
+    def lifted(self, king: str, *codes: str) -> Game:
         lift(self.s, king, codes)
         return self
 
@@ -218,23 +231,47 @@ def lift(s: State, king: str, codes: Iterable[str]) -> None:
 
 def snapshot(s: State) -> tuple:
     """Every field of a state, for "unchanged" comparisons."""
-    return (describe(s), s.status[:], s.card[:], s.pos[:], [h[:] for h in s.salvage],
-            [h[:] for h in s.under_king], s.lifted[:], s.set_aside[:], s.box[:], s.meter[:],
-            s.col_deck[:], s.row_deck[:], s.col_discard[:], s.row_discard[:],
-            [b[:] for b in s.script_col], [b[:] for b in s.script_row], s.active,
-            s.actions_left, s.turn, s.floods_left, s.in_flood, s.flood_open, s.escapes[:],
-            s.pending, s.outcome, s.remaining[:])
+    return (
+        describe(s),
+        s.status[:],
+        s.card[:],
+        s.pos[:],
+        [h[:] for h in s.salvage],
+        [h[:] for h in s.under_king],
+        s.lifted[:],
+        s.set_aside[:],
+        s.box[:],
+        s.meter[:],
+        s.col_deck[:],
+        s.row_deck[:],
+        s.col_discard[:],
+        s.row_discard[:],
+        [b[:] for b in s.script_col],
+        [b[:] for b in s.script_row],
+        s.active,
+        s.actions_left,
+        s.turn,
+        s.floods_left,
+        s.in_flood,
+        s.flood_open,
+        s.escapes[:],
+        s.pending,
+        s.outcome,
+        s.remaining[:],
+    )
 
 
 def twin(state: State, rng: np.random.Generator) -> State:
     """The same public facts, other hidden facts (R9): the cards of the hidden places and the
     undrawn flood cards permuted, scripted later passes reshuffled (``State.with_hidden``)."""
     cards = [state.card[p] for p in range(len(state.card)) if state.status[p] == HIDDEN]
-    t = state.with_hidden([int(c) for c in rng.permutation(cards)] if cards else [],
-                          [int(v) for v in rng.permutation(state.col_deck)],
-                          [int(v) for v in rng.permutation(state.row_deck)],
-                          [[int(v) for v in rng.permutation(b)] for b in state.script_col],
-                          [[int(v) for v in rng.permutation(b)] for b in state.script_row])
+    t = state.with_hidden(
+        [int(c) for c in rng.permutation(cards)] if cards else [],
+        [int(v) for v in rng.permutation(state.col_deck)],
+        [int(v) for v in rng.permutation(state.row_deck)],
+        [[int(v) for v in rng.permutation(b)] for b in state.script_col],
+        [[int(v) for v in rng.permutation(b)] for b in state.script_row],
+    )
     assert describe(t) == describe(state)
     return t
 

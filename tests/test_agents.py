@@ -7,11 +7,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import twin
+
 from inselflucht_env import actions as A
-from inselflucht_env.agents import (HeuristicAgent, RandomAgent, SearchAgent, make_agent,
-                                    register_agent_kind)
+from inselflucht_env.agents import (
+    HeuristicAgent,
+    RandomAgent,
+    SearchAgent,
+    make_agent,
+    register_agent_kind,
+)
 from inselflucht_env.agents import knowledge as K
 from inselflucht_env.agents.base import Agent
 from inselflucht_env.agents.determinize import determinize
@@ -43,7 +48,10 @@ def play(agent, config: GameConfig, seed: int, check=None) -> State:
         before = describe(s)
         a = agent.act(s, arng)
         assert describe(s) == before, "an agent must not modify the state"
-        assert a in s.legal_actions(), (A.action_name(a), [A.action_name(x) for x in s.legal_actions()])
+        assert a in s.legal_actions(), (
+            A.action_name(a),
+            [A.action_name(x) for x in s.legal_actions()],
+        )
         if check:
             check(s)
         s.apply(a, rng)
@@ -85,11 +93,19 @@ def sample_states(n_games: int, every: int = 3) -> list[State]:
     for g in range(n_games):
         cfg = CONFIGS[g % len(CONFIGS)]
         rng = np.random.default_rng(1000 + g)
-        s = State.new(cfg, rng, column_deck=[[3, 1, 4, 5, 2]] * 3,
-                      row_deck=[[2, 5, 1, 3, 4], [1, 2, 3, 4, 5], [5, 4, 3, 2, 1]])
+        s = State.new(
+            cfg,
+            rng,
+            column_deck=[[3, 1, 4, 5, 2]] * 3,
+            row_deck=[[2, 5, 1, 3, 4], [1, 2, 3, 4, 5], [5, 4, 3, 2, 1]],
+        )
         k = 0
         while s.outcome is None:
-            if k % every == 0 and any(st == HIDDEN for st in s.status) and len(s.legal_actions()) > 1:
+            if (
+                k % every == 0
+                and any(st == HIDDEN for st in s.status)
+                and len(s.legal_actions()) > 1
+            ):
                 out.append(s.clone())
             s.apply(h.act(s, rng), rng)
             k += 1
@@ -151,8 +167,11 @@ def test_same_public_history_same_play():
     checked = []
     # the search agent costs ~0.25 s a game: two deals for it (seeds that leave at least
     # two places face down), four for the others
-    for make, seeds in ((RandomAgent, range(4)), (HeuristicAgent, range(4)),
-                        (small_search, (1, 3))):
+    for make, seeds in (
+        (RandomAgent, range(4)),
+        (HeuristicAgent, range(4)),
+        (small_search, (1, 3)),
+    ):
         for seed in seeds:
             first, history = run(make, seed)
             still_hidden = [p for p in range(N_PLACES) if first.status[p] == HIDDEN]
@@ -228,6 +247,7 @@ def test_turns_left_matches_the_meter():
 
 def test_paths_cost_swims():
     from inselflucht_env.engine import SEA
+
     s = State.new(GameConfig.make(), np.random.default_rng(0))
     st = s.status[:]
     st[13] = SEA  # right of the centre
@@ -252,6 +272,7 @@ def test_make_agent_builds_the_named_agents_with_their_keywords():
 
 def test_registered_agent_kinds_are_built_from_kind_and_argument(monkeypatch):
     from inselflucht_env import agents
+
     monkeypatch.setattr(agents, "_KINDS", dict(agents._KINDS))
     seen = []
 
@@ -268,6 +289,7 @@ def test_registered_agent_kinds_are_built_from_kind_and_argument(monkeypatch):
 
 def test_a_checkpoint_path_or_shipped_name_builds_the_learned_agent():
     from inselflucht_env.learned import CheckpointAgent
+
     agent = make_agent("ppo_2p_normal_noadvice")
     assert isinstance(agent, CheckpointAgent)
     assert isinstance(make_agent("checkpoint:checkpoints/ppo_2p_normal"), CheckpointAgent)
@@ -279,6 +301,7 @@ def test_checkpoint_agent_inputs_do_not_depend_on_hidden_facts(states):
     """A checkpoint sees the observation and the mask (and the advice, tested below): all
     equal on twin states."""
     from inselflucht_env.observation import encode_observation
+
     rng = np.random.default_rng(4)
     for s in states:
         t = twin(s, rng)
@@ -294,6 +317,7 @@ def test_advice_appends_the_heuristics_choice_as_one_hot():
     from inselflucht_env.advice import AdviceWrapper, observation_size
     from inselflucht_env.env import InselfluchtEnv
     from inselflucht_env.observation import encode_observation
+
     env = AdviceWrapper(InselfluchtEnv())
     assert env.observation_space.shape == (observation_size("heuristic"),) == (540,)
     heuristic = HeuristicAgent()
@@ -317,6 +341,7 @@ def test_advice_names_the_experts_obvious_choice():
     from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game
 
     from inselflucht_env.advice import Advisor
+
     advisor = Advisor("heuristic")
     win = Game(STANDARD, QUIET_COLS, QUIET_ROWS).lifted("KC", "6C", "7C").lifted("KD", "6D", "7D")
     win.lifted("KH", "8H", "9H").lifted("KS", "7S", "8S")
@@ -332,6 +357,7 @@ def test_advice_names_the_experts_obvious_choice():
 def test_advice_does_not_depend_on_hidden_facts(states):
     """The advice is a public-facts policy's choice (R9): equal on twin states."""
     from inselflucht_env.advice import Advisor
+
     advisor = Advisor("heuristic")
     rng = np.random.default_rng(5)
     advised = set()

@@ -22,8 +22,15 @@ import pytest
 import torch
 
 from inselflucht_env.agents import make_agent
-from inselflucht_env.learned import (CheckpointError, NetworkSpec, build_policy, load_policy,
-                                     read_metadata, save_checkpoint, shipped_names)
+from inselflucht_env.learned import (
+    CheckpointError,
+    NetworkSpec,
+    build_policy,
+    load_policy,
+    read_metadata,
+    save_checkpoint,
+    shipped_names,
+)
 from inselflucht_env.learned.checkpoint import env_signature, load_optimizer
 
 SPEC = NetworkSpec(observation_size=504, features="mlp", net_arch=(16,))
@@ -41,8 +48,10 @@ class Payload:
 
 def serialized(marker: Path) -> dict[str, str]:
     """An SB3 ``data`` entry carrying the payload, as SB3 writes its pickled values."""
-    return {":type:": "<class 'gymnasium.spaces.box.Box'>",
-            ":serialized:": base64.b64encode(pickle.dumps(Payload(marker))).decode()}
+    return {
+        ":type:": "<class 'gymnasium.spaces.box.Box'>",
+        ":serialized:": base64.b64encode(pickle.dumps(Payload(marker))).decode(),
+    }
 
 
 @pytest.fixture
@@ -56,9 +65,17 @@ def old_format(folder: Path, data: dict, policy_pth: bytes) -> Path:
     with zipfile.ZipFile(folder / "model.zip", "w") as archive:
         archive.writestr("data", json.dumps(data))
         archive.writestr("policy.pth", policy_pth)
-    meta = {"config": {"policy": {"features": SPEC.features, "cnn_channels": 32,
-                                  "features_dim": 256, "net_arch": list(SPEC.net_arch)}},
-            "signature": env_signature("none")}
+    meta = {
+        "config": {
+            "policy": {
+                "features": SPEC.features,
+                "cnn_channels": 32,
+                "features_dim": 256,
+                "net_arch": list(SPEC.net_arch),
+            }
+        },
+        "signature": env_signature("none"),
+    }
     (folder / "metadata.json").write_text(json.dumps(meta))
     return folder
 
@@ -73,8 +90,12 @@ def state_dict_bytes() -> bytes:
 def test_sb3_archive_with_a_payload_is_refused_and_nothing_runs(tmp_path, key):
     marker = tmp_path / "ran"
     folder = old_format(tmp_path / "old", {key: serialized(marker)}, state_dict_bytes())
-    for load in (load_policy, lambda p: make_agent(str(p)), read_metadata,
-                 lambda p: make_agent(f"checkpoint:{p}")):
+    for load in (
+        load_policy,
+        lambda p: make_agent(str(p)),
+        read_metadata,
+        lambda p: make_agent(f"checkpoint:{p}"),
+    ):
         with pytest.raises(CheckpointError, match="model.zip.*pickle.*refused"):
             load(folder)
     with pytest.raises(CheckpointError, match="is a file"):
@@ -101,16 +122,20 @@ def test_a_pickle_in_the_metadata_is_never_unpickled(good, tmp_path):
 
 def test_a_foreign_file_beside_the_checkpoint_is_refused(good, tmp_path):
     (good / "extra.pkl").write_bytes(pickle.dumps(Payload(tmp_path / "ran")))
-    with pytest.raises(CheckpointError, match=r"not part of the checkpoint format: \['extra.pkl'\]"):
+    with pytest.raises(
+        CheckpointError, match=r"not part of the checkpoint format: \['extra.pkl'\]"
+    ):
         load_policy(good)
     assert not (tmp_path / "ran").exists()
 
 
 def test_converting_an_old_checkpoint_reads_tensors_only(tmp_path):
     from train.convert_checkpoint import convert
+
     marker = tmp_path / "ran"
-    folder = old_format(tmp_path / "old", {"observation_space": serialized(marker)},
-                        state_dict_bytes())
+    folder = old_format(
+        tmp_path / "old", {"observation_space": serialized(marker)}, state_dict_bytes()
+    )
     convert(folder)
     assert sorted(p.name for p in folder.iterdir()) == ["metadata.json", "weights.safetensors"]
     assert load_policy(folder).spec == SPEC and not marker.exists()
@@ -144,10 +169,13 @@ def test_weights_that_do_not_fit_the_declared_network_are_refused(good, tmp_path
         load_policy(good)
 
 
-@pytest.mark.parametrize("key, value, message", [
-    ("observation_size", 123, "observation_size is 123 there and 504 here"),
-    ("action_names", "x", "action_names"),
-])
+@pytest.mark.parametrize(
+    "key, value, message",
+    [
+        ("observation_size", 123, "observation_size is 123 there and 504 here"),
+        ("action_names", "x", "action_names"),
+    ],
+)
 def test_mismatched_signature_names_the_difference(good, key, value, message):
     meta = json.loads((good / "metadata.json").read_text())
     meta["signature"][key] = value
@@ -192,17 +220,18 @@ def test_shipped_policies_are_found_by_name_from_any_directory(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     assert {"ppo_2p_normal", "ppo_2p_normal_noadvice"} <= set(shipped_names())
     assert load_policy("ppo_2p_normal").metadata["signature"]["advice"] == "heuristic"
-    assert make_agent("checkpoints/ppo_2p_normal_noadvice").path.endswith(
-        "ppo_2p_normal_noadvice")
+    assert make_agent("checkpoints/ppo_2p_normal_noadvice").path.endswith("ppo_2p_normal_noadvice")
     with pytest.raises(CheckpointError, match="shipped: .*ppo_2p_normal"):
         load_policy("ppo_9p_nothing")
 
 
 def test_evaluate_prints_one_line_for_a_tampered_checkpoint(tmp_path, capsys):
     from inselflucht_env.evaluate import main
+
     marker = tmp_path / "ran"
-    folder = old_format(tmp_path / "old", {"observation_space": serialized(marker)},
-                        state_dict_bytes())
+    folder = old_format(
+        tmp_path / "old", {"observation_space": serialized(marker)}, state_dict_bytes()
+    )
     with pytest.raises(SystemExit) as exit_info:
         main(["--agent", str(folder), "--episodes", "2", "--workers", "2", "--no-progress"])
     assert exit_info.value.code == 2

@@ -84,6 +84,7 @@ def test_bad_mask_dtype_is_a_clear_error():
 
 def test_wraps_other_wrappers():
     from inselflucht_env.advice import AdviceWrapper
+
     env = DictObservation(AdviceWrapper(gym.make("Inselflucht-v0").unwrapped))
     obs, _ = env.reset(seed=0)
     assert obs[OBSERVATIONS].shape == (OBSERVATION_SIZE + N_ACTIONS,)

@@ -7,8 +7,8 @@ import typing
 
 import numpy as np
 import pytest
-
 from conftest import QUIET2_ROWS, QUIET_COLS, QUIET_ROWS, STANDARD, Game
+
 from inselflucht_env import actions as A
 from inselflucht_env.board import N_PLACES
 from inselflucht_env.cards import ISLAND_CARDS, SUIT_OF, suit_of
@@ -91,8 +91,13 @@ def test_with_hidden_orders_are_next_first_and_later_passes_follow():
     later passes, then fresh shuffles."""
     g = Game(STANDARD, QUIET_COLS, QUIET_ROWS)
     cards = [g.s.card[p] for p in range(N_PLACES) if g.s.status[p] == HIDDEN]
-    t = g.s.with_hidden(cards, [5, 4, 3, 2, 1], [3, 1, 2, 4, 5],
-                        later_columns=[QUIET_COLS], later_rows=[QUIET2_ROWS])
+    t = g.s.with_hidden(
+        cards,
+        [5, 4, 3, 2, 1],
+        [3, 1, 2, 4, 5],
+        later_columns=[QUIET_COLS],
+        later_rows=[QUIET2_ROWS],
+    )
     for _ in range(4):  # level 1: one flood per turn
         t.apply(A.END_TURN, g.rng)
     assert t.col_discard == [5, 4, 3, 2] and t.row_discard == [3, 1, 2, 4]
@@ -102,22 +107,24 @@ def test_with_hidden_orders_are_next_first_and_later_passes_follow():
     assert t.col_discard == [QUIET_COLS[0]] and t.row_discard == [QUIET2_ROWS[0]]
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda h, c, r: (h[:-1], c, r), "hidden_cards must be an order of"),
-    (lambda h, c, r: (h[:-1] + [24], c, r), "hidden_cards must be an order of"),
-    (lambda h, c, r: (h, c + [c[0]], r), "column_order must be an order of"),
-    (lambda h, c, r: (h, c, r[1:]), "row_order must be an order of"),
-    (lambda h, c, r: (h, [True] * len(c), r), "column_order must be a sequence of integers"),
-    (lambda h, c, r: (h, c, None), "row_order must be a sequence of integers"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda h, c, r: (h[:-1], c, r), "hidden_cards must be an order of"),
+        (lambda h, c, r: (h[:-1] + [24], c, r), "hidden_cards must be an order of"),
+        (lambda h, c, r: (h, c + [c[0]], r), "column_order must be an order of"),
+        (lambda h, c, r: (h, c, r[1:]), "row_order must be an order of"),
+        (lambda h, c, r: (h, [True] * len(c), r), "column_order must be a sequence of integers"),
+        (lambda h, c, r: (h, c, None), "row_order must be a sequence of integers"),
+    ],
+)
 def test_with_hidden_rejects_what_does_not_fit(change, message):
     s, _ = played()
     hidden = [s.card[p] for p in range(N_PLACES) if s.status[p] == HIDDEN]
     with pytest.raises(ValueError, match=message):
         s.with_hidden(*change(hidden, s.col_deck[::-1], s.row_deck[::-1]))
     with pytest.raises(ValueError, match=r"later_columns\[0\] must be an order of \[1, 2, 3"):
-        s.with_hidden(hidden, s.col_deck[::-1], s.row_deck[::-1],
-                      later_columns=[[1, 2, 3, 4, 4]])
+        s.with_hidden(hidden, s.col_deck[::-1], s.row_deck[::-1], later_columns=[[1, 2, 3, 4, 4]])
 
 
 # ---------------------------------------------------------------- the observer's seat

@@ -8,9 +8,9 @@ import warnings
 import gymnasium as gym
 import numpy as np
 import pytest
+from conftest import layout_rows, twin
 
 import inselflucht_env  # noqa: F401
-from conftest import layout_rows, twin
 from inselflucht_env.actions import ACTION_NAMES, N_ACTIONS
 from inselflucht_env.agents import HeuristicAgent
 from inselflucht_env.cards import is_land, parse
@@ -25,15 +25,39 @@ R8_OPTIONS = {
     "column_deck": [3, 2, 5, 1, 4],
     "row_deck": [1, 4, 5, 3, 2],
 }
-EXPECTED_NAMES = (
-    ["move:up", "move:down", "move:left", "move:right",
-     "swim:up", "swim:down", "swim:left", "swim:right",
-     "shore:here", "shore:up", "shore:down", "shore:left", "shore:right",
-     "salvage:up", "salvage:down", "salvage:left", "salvage:right",
-     "give:+1", "give:+2", "give:+3", "lift", "take_off", "end_turn",
-     "card:clubs", "card:diamonds", "card:hearts", "card:spades", "done"]
-    + [f"escape:{d}" for d in ("up", "down", "left", "right",
-                               "up-left", "up-right", "down-left", "down-right")])
+EXPECTED_NAMES = [
+    "move:up",
+    "move:down",
+    "move:left",
+    "move:right",
+    "swim:up",
+    "swim:down",
+    "swim:left",
+    "swim:right",
+    "shore:here",
+    "shore:up",
+    "shore:down",
+    "shore:left",
+    "shore:right",
+    "salvage:up",
+    "salvage:down",
+    "salvage:left",
+    "salvage:right",
+    "give:+1",
+    "give:+2",
+    "give:+3",
+    "lift",
+    "take_off",
+    "end_turn",
+    "card:clubs",
+    "card:diamonds",
+    "card:hearts",
+    "card:spades",
+    "done",
+] + [
+    f"escape:{d}"
+    for d in ("up", "down", "left", "right", "up-left", "up-right", "down-left", "down-right")
+]
 
 
 def play_random(env, seed: int, max_steps: int = 10_000):
@@ -55,13 +79,22 @@ def test_registered_and_importable_by_module_path():
     assert env.unwrapped.config.figures == 3
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"players": 0}, "players"), ({"players": 5}, "players"), ({"players": "2"}, "players"),
-    ({"taucher": "yes"}, "taucher"), ({"short_game": 1}, "short_game"),
-    ({"meter": "medium"}, "meter"), ({"meter": []}, "meter"), ({"meter": [1, 6]}, "meter"),
-    ({"reward": "dense"}, "reward"), ({"illegal_action": "ignore"}, "illegal_action"),
-    ({"render_mode": "video"}, "render_mode"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"players": 0}, "players"),
+        ({"players": 5}, "players"),
+        ({"players": "2"}, "players"),
+        ({"taucher": "yes"}, "taucher"),
+        ({"short_game": 1}, "short_game"),
+        ({"meter": "medium"}, "meter"),
+        ({"meter": []}, "meter"),
+        ({"meter": [1, 6]}, "meter"),
+        ({"reward": "dense"}, "reward"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+        ({"render_mode": "video"}, "render_mode"),
+    ],
+)
 def test_bad_argument_names_it_and_the_allowed_values(kwargs, name):
     with pytest.raises(ValueError, match=name):
         InselfluchtEnv(**kwargs)
@@ -89,11 +122,14 @@ def test_masks_after_reset_and_every_step_never_all_false_while_on():
             assert mask.dtype == bool and mask.shape == (N_ACTIONS,)
             assert np.array_equal(mask, info["action_mask"].astype(bool))
             assert mask.any() != terminated
-            assert env.unwrapped.legal_action_names() == [ACTION_NAMES[i] for i in np.flatnonzero(mask)]
+            assert env.unwrapped.legal_action_names() == [
+                ACTION_NAMES[i] for i in np.flatnonzero(mask)
+            ]
 
 
 def test_gymnasium_check_env_passes():
     from gymnasium.utils.env_checker import check_env
+
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(gym.make("Inselflucht-v0", render_mode="rgb_array").unwrapped)
@@ -101,6 +137,7 @@ def test_gymnasium_check_env_passes():
 
 def test_stable_baselines3_check_env_passes_without_warnings():
     from stable_baselines3.common.env_checker import check_env
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(InselfluchtEnv())
@@ -138,22 +175,40 @@ def test_action_outside_the_space_is_a_clear_error(action):
     assert env.describe() == before
 
 
-@pytest.mark.parametrize("options, where", [
-    ({"layout": ["? ? ? ? ?"] * 4}, "layout"),
-    ({"layout": ["? ? ? ? ?", "? ? ? ? ?", "? ? KC ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "row 3 column 3"),
-    ({"layout": ["JK ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "row 1 column 1"),
-    ({"layout": ["7C 7C ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "twice"),
-    ({"layout": ["5C ? ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "row 1 column 1"),
-    ({"layout": ["? ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "row 1"),
-    ({"column_deck": [1, 2, 3, 4]}, "column_deck"),
-    ({"row_deck": [1, 2, 3, 4, 4]}, "pass 1"),
-    ({"row_deck": [1, 2, 3, 4, 5, 5, 4, 3, 2, 2]}, "pass 2"),
-    ({"colum_deck": [1, 2, 3, 4, 5]}, "unknown"),
-    ({"layout": ["? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "row 3 column 3"),
-    ({"layout": ["10h ? ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "upper-case"),
-    ({"column_deck": {1, 2, 3, 4, 5}}, "column_deck"),
-    ({"column_deck": "12345"}, "column_deck"),
-])
+@pytest.mark.parametrize(
+    "options, where",
+    [
+        ({"layout": ["? ? ? ? ?"] * 4}, "layout"),
+        (
+            {"layout": ["? ? ? ? ?", "? ? ? ? ?", "? ? KC ? ?", "? ? ? ? ?", "? ? ? ? ?"]},
+            "row 3 column 3",
+        ),
+        (
+            {"layout": ["JK ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?"]},
+            "row 1 column 1",
+        ),
+        ({"layout": ["7C 7C ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "twice"),
+        (
+            {"layout": ["5C ? ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]},
+            "row 1 column 1",
+        ),
+        ({"layout": ["? ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]}, "row 1"),
+        ({"column_deck": [1, 2, 3, 4]}, "column_deck"),
+        ({"row_deck": [1, 2, 3, 4, 4]}, "pass 1"),
+        ({"row_deck": [1, 2, 3, 4, 5, 5, 4, 3, 2, 2]}, "pass 2"),
+        ({"colum_deck": [1, 2, 3, 4, 5]}, "unknown"),
+        (
+            {"layout": ["? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?", "? ? ? ? ?"]},
+            "row 3 column 3",
+        ),
+        (
+            {"layout": ["10h ? ? ? ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"]},
+            "upper-case",
+        ),
+        ({"column_deck": {1, 2, 3, 4, 5}}, "column_deck"),
+        ({"column_deck": "12345"}, "column_deck"),
+    ],
+)
 def test_malformed_scenario_options_say_what_and_where(options, where):
     env = InselfluchtEnv()
     env.reset(seed=3)
@@ -167,8 +222,20 @@ def test_describe_has_exactly_the_documented_keys_and_is_json():
     env = InselfluchtEnv()
     env.reset(seed=0, options=R8_OPTIONS)
     d = env.describe()
-    assert set(d) == {"turn", "active_figure", "actions_left", "water_level", "meter", "places",
-                      "figures", "salvage", "lifted", "flood_discards", "outcome", "pending"}
+    assert set(d) == {
+        "turn",
+        "active_figure",
+        "actions_left",
+        "water_level",
+        "meter",
+        "places",
+        "figures",
+        "salvage",
+        "lifted",
+        "flood_discards",
+        "outcome",
+        "pending",
+    }
     assert json.loads(json.dumps(d)) == d
     assert d["places"][2][2] == {"state": "dry", "card": "JK"}
     assert d["places"][0][0] == {"state": "hidden", "card": None}
@@ -222,9 +289,24 @@ def test_shaped_reward_pays_treasures_and_ends_minus_one_on_loss():
     env = InselfluchtEnv(reward="shaped")
     env.reset(seed=0, options=R8_OPTIONS)
     total = 0.0
-    for name in ["move:up", "move:up", "move:left", "move:down", "move:up", "move:up",
-                 "shore:here", "move:right", "salvage:up", "move:right", "salvage:left",
-                 "move:up", "move:down", "move:right", "move:down", "salvage:up"]:
+    for name in [
+        "move:up",
+        "move:up",
+        "move:left",
+        "move:down",
+        "move:up",
+        "move:up",
+        "shore:here",
+        "move:right",
+        "salvage:up",
+        "move:right",
+        "salvage:left",
+        "move:up",
+        "move:down",
+        "move:right",
+        "move:down",
+        "salvage:up",
+    ]:
         total += env.step(env.action_index(name))[1]
     _, reward, *_ = env.step(env.action_index("lift"))
     assert reward == pytest.approx(0.25)
@@ -235,8 +317,10 @@ def test_shaped_reward_pays_treasures_and_ends_minus_one_on_loss():
 
 
 def _trajectory(env, seed):
-    return [(a, obs.tobytes(), r, t, info["action_mask"].tobytes()) for a, obs, r, t, _, info
-            in play_random(env, seed)]
+    return [
+        (a, obs.tobytes(), r, t, info["action_mask"].tobytes())
+        for a, obs, r, t, _, info in play_random(env, seed)
+    ]
 
 
 def test_same_seed_and_actions_give_the_same_trajectory():
@@ -253,12 +337,14 @@ def test_make_vec_is_deterministic(mode):
         rng = np.random.default_rng(0)
         trace = [obs.copy()]
         for _ in range(60):
-            actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 22
-                       for m in info["action_mask"]]
+            actions = [
+                int(rng.choice(np.flatnonzero(m))) if m.any() else 22 for m in info["action_mask"]
+            ]
             obs, reward, terminated, truncated, info = envs.step(np.array(actions))
             trace.append(obs.copy())
         envs.close()
         return np.stack(trace)
+
     first = run()
     assert first.shape == (61, 2, 504) and len({frame.tobytes() for frame in first}) > 30
     assert np.array_equal(first, run())
@@ -271,19 +357,32 @@ def test_no_leak_deals_differing_in_hidden_cards_and_flood_order_look_the_same()
     obs_a, info_a = env_a.reset(seed=1, options=R8_OPTIONS)
     obs_b, info_b = env_b.reset(seed=2, options=opts_b)
     assert env_a.game_state.card != env_b.game_state.card  # the hidden cards differ
-    for name in ["move:up", "move:up", "move:left", "move:down",
-                 "move:up", "move:up", "shore:here", "move:right"]:
+    for name in [
+        "move:up",
+        "move:up",
+        "move:left",
+        "move:down",
+        "move:up",
+        "move:up",
+        "shore:here",
+        "move:right",
+    ]:
         assert np.array_equal(obs_a, obs_b)
-        assert {k: np.asarray(v).tolist() for k, v in info_a.items()} == \
-               {k: np.asarray(v).tolist() for k, v in info_b.items()}
+        assert {k: np.asarray(v).tolist() for k, v in info_a.items()} == {
+            k: np.asarray(v).tolist() for k, v in info_b.items()
+        }
         obs_a, _, _, _, info_a = env_a.step(env_a.action_index(name))
         obs_b, _, _, _, info_b = env_b.step(env_b.action_index(name))
     assert np.array_equal(obs_a, obs_b) and env_a.describe() == env_b.describe()
 
 
-NO_LEAK_CONFIGS = [dict(players=2), dict(players=1, taucher=True),
-                   dict(players=3, short_game=True), dict(players=4, meter="schwer"),
-                   dict(players=2, meter="leicht")]
+NO_LEAK_CONFIGS = [
+    dict(players=2),
+    dict(players=1, taucher=True),
+    dict(players=3, short_game=True),
+    dict(players=4, meter="schwer"),
+    dict(players=2, meter="leicht"),
+]
 
 
 def scripted_deal(config_kwargs: dict, seed: int) -> dict:
@@ -291,8 +390,11 @@ def scripted_deal(config_kwargs: dict, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     s = State.new(GameConfig.make(**config_kwargs), rng)
     passes = [[int(v) for v in rng.permutation(5) + 1] for _ in range(20)]
-    return {"layout": layout_rows(s.card), "column_deck": sum(passes[:10], []),
-            "row_deck": sum(passes[10:], [])}
+    return {
+        "layout": layout_rows(s.card),
+        "column_deck": sum(passes[:10], []),
+        "row_deck": sum(passes[10:], []),
+    }
 
 
 def play_recorded(env, options: dict, seed: int, heuristic: bool) -> list[int]:
@@ -302,8 +404,11 @@ def play_recorded(env, options: dict, seed: int, heuristic: bool) -> list[int]:
     actions: list[int] = []
     while "outcome" not in info:
         state = env.game_state
-        action = (HeuristicAgent().act(state, None) if heuristic
-                  else int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        action = (
+            HeuristicAgent().act(state, None)
+            if heuristic
+            else int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
         actions.append(action)
         info = env.step(action)[4]
     return actions
@@ -322,7 +427,7 @@ def twin_deal(options: dict, final: State, never_seen: list[int]) -> dict:
     drawn = len(final.col_discard)
     decks = {}
     for key in ("column_deck", "row_deck"):
-        passes = [options[key][k:k + 5] for k in range(0, 50, 5)]
+        passes = [options[key][k : k + 5] for k in range(0, 50, 5)]
         passes[current] = passes[current][:drawn] + passes[current][drawn:][::-1]
         for k in range(current + 1, 10):
             passes[k] = passes[k][1:] + passes[k][:1]
@@ -390,6 +495,7 @@ def test_sb3_vec_envs_and_subprocess():
     outcome in ``info``; env i is seeded seed + i, so the subprocess replays env 0 exactly."""
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
+
     end_turn = ACTION_NAMES.index("end_turn")
     runs = []
     # A subprocess starts fresh (forkserver): the module-path id imports the package there.
@@ -427,9 +533,11 @@ def test_sb3_vec_envs_and_subprocess():
 def test_maskable_ppo_smoke_training():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
+
     venv = make_vec_env("Inselflucht-v0", n_envs=2, seed=0)
-    model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0,
-                        device="cpu")
+    model = MaskablePPO(
+        "MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu"
+    )
     model.learn(total_timesteps=256)
     env = InselfluchtEnv()
     obs, info = env.reset(seed=0)

@@ -35,7 +35,7 @@ def test_wilson_contains_rate_and_shrinks():
 def test_mcnemar_exact():
     assert mcnemar(0, 0) == 1.0
     assert mcnemar(5, 5) == 1.0
-    assert mcnemar(0, 6) == pytest.approx(2 / 64)   # all 6 discordant pairs one way
+    assert mcnemar(0, 6) == pytest.approx(2 / 64)  # all 6 discordant pairs one way
     assert mcnemar(10, 2) == pytest.approx(2 * sum(math.comb(12, i) for i in range(3)) / 4096)
     assert mcnemar(1, 9) == mcnemar(9, 1)
 
@@ -47,8 +47,12 @@ def test_difference_ci_and_games_needed():
 
 
 def test_summarize_toy_case():
-    eps = [E.Episode(0, "win", 10, 4, 8, 40, 0.1, 0.01), E.Episode(1, "L1", 6, 1, 3, 20, 0.1, 0.02),
-           E.Episode(2, "win", 12, 4, 8, 50, 0.1, 0.05), E.Episode(3, "L6", 22, 3, 7, 90, 0.1, 0.01)]
+    eps = [
+        E.Episode(0, "win", 10, 4, 8, 40, 0.1, 0.01),
+        E.Episode(1, "L1", 6, 1, 3, 20, 0.1, 0.02),
+        E.Episode(2, "win", 12, 4, 8, 50, 0.1, 0.05),
+        E.Episode(3, "L6", 22, 3, 7, 90, 0.1, 0.01),
+    ]
     s = E.summarize(eps, seconds=2.0)
     assert s["episodes"] == 4 and s["wins"] == 2 and s["win_rate"] == 0.5
     assert (s["ci_low"], s["ci_high"]) == pytest.approx((0.1500, 0.8500), abs=1e-4)  # 2 of 4
@@ -63,12 +67,19 @@ def test_summarize_toy_case():
 
 # ---------------------------------------------------------------- harness
 def _strip_timing(summary: dict) -> dict:
-    drop = {"seconds", "games_per_second", "decisions_per_second", "agent_seconds_per_decision",
-            "max_agent_seconds_per_decision", "workers"}
+    drop = {
+        "seconds",
+        "games_per_second",
+        "decisions_per_second",
+        "agent_seconds_per_decision",
+        "max_agent_seconds_per_decision",
+        "workers",
+    }
     out = {k: v for k, v in summary.items() if k not in drop}
-    out["per_episode"] = [{k: v for k, v in e.items()
-                           if k not in ("agent_seconds", "max_decision_seconds")}
-                          for e in summary.get("per_episode", [])]
+    out["per_episode"] = [
+        {k: v for k, v in e.items() if k not in ("agent_seconds", "max_decision_seconds")}
+        for e in summary.get("per_episode", [])
+    ]
     return out
 
 
@@ -86,6 +97,7 @@ class DealRecorder:
 
     def __init__(self, inner: str, log: dict):
         from inselflucht_env.agents import make_agent
+
         self.inner, self.games = make_agent(inner), log.setdefault(inner, [])
         self.state = None
 
@@ -105,12 +117,15 @@ def test_agents_see_the_same_deals(monkeypatch):
     each seed (as far as both games go), and different seeds give different deals."""
     from inselflucht_env import agents
     from inselflucht_env.config import GameConfig
+
     monkeypatch.setattr(agents, "_KINDS", dict(agents._KINDS))
     log: dict[str, list] = {}
     agents.register_agent_kind("deals", lambda inner, **kw: DealRecorder(inner, log))
     cfg, seeds = GameConfig.make(players=2), [42, 43, 44, 45]
-    runs = {name: E.run_episodes(f"deals:{name}", cfg, seeds, progress=False)
-            for name in ("random", "heuristic")}
+    runs = {
+        name: E.run_episodes(f"deals:{name}", cfg, seeds, progress=False)
+        for name in ("random", "heuristic")
+    }
     assert [e.seed for e in runs["random"]] == [e.seed for e in runs["heuristic"]] == seeds
     assert [e.outcome for e in runs["heuristic"]].count("win") > 0
     assert all(e.outcome != "win" for e in runs["random"])  # two different players
@@ -127,11 +142,40 @@ def test_agents_see_the_same_deals(monkeypatch):
 
 
 def test_cli_json_contract(capsys):
-    E.main(["--agent", "random", "--episodes", "6", "--seed", "3", "--workers", "1", "--json",
-            "--no-progress", "--players", "3", "--meter", "schwer", "--taucher"])
+    E.main(
+        [
+            "--agent",
+            "random",
+            "--episodes",
+            "6",
+            "--seed",
+            "3",
+            "--workers",
+            "1",
+            "--json",
+            "--no-progress",
+            "--players",
+            "3",
+            "--meter",
+            "schwer",
+            "--taucher",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
-    for key in ("agent", "episodes", "wins", "win_rate", "ci_low", "ci_high", "loss_causes",
-                "mean_turns", "seconds", "decisions_per_second", "mean_lifted", "mean_salvaged"):
+    for key in (
+        "agent",
+        "episodes",
+        "wins",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "loss_causes",
+        "mean_turns",
+        "seconds",
+        "decisions_per_second",
+        "mean_lifted",
+        "mean_salvaged",
+    ):
         assert key in out
     assert out["agent"] == "random" and out["episodes"] == 6 and out["players"] == 3
     assert out["taucher"] is True and out["meter"] == "schwer"
@@ -140,40 +184,103 @@ def test_cli_json_contract(capsys):
 
 
 def test_cli_text_output(capsys):
-    E.main(["--agent", "heuristic", "--episodes", "3", "--workers", "1", "--no-progress",
-            "--short-game"])
+    E.main(
+        [
+            "--agent",
+            "heuristic",
+            "--episodes",
+            "3",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--short-game",
+        ]
+    )
     text = capsys.readouterr().out
     assert "win rate" in text and "Wilson" in text and "L1:" in text and "decisions/s" in text
 
 
 def test_search_agent_runs_in_the_harness():
-    s = E.evaluate("search", episodes=1, seed=0, workers=1, progress=False, short_game=True,
-                   agent_kwargs={"simulations": 8, "probe": 2, "seconds": 5.0})
+    s = E.evaluate(
+        "search",
+        episodes=1,
+        seed=0,
+        workers=1,
+        progress=False,
+        short_game=True,
+        agent_kwargs={"simulations": 8, "probe": 2, "seconds": 5.0},
+    )
     assert s["episodes"] == 1 and s["decisions"] > 0
 
 
 def test_difficulty_report_small(tmp_path):
     """The grid script end to end on a tiny budget, then a redraw from its JSON."""
     from train import difficulty as D
+
     md, png, js = tmp_path / "d.md", tmp_path / "d.png", tmp_path / "d.json"
-    D.main(["--heuristic-games", "1", "--novice-games", "1", "--search-games", "1",
-            "--search-simulations", "4", "--search-probe", "2", "--search-variants", "Taucher",
-            "--search-players", "2", "--workers", "1", "--out", str(md), "--plot", str(png),
-            "--json-out", str(js)])
+    D.main(
+        [
+            "--heuristic-games",
+            "1",
+            "--novice-games",
+            "1",
+            "--search-games",
+            "1",
+            "--search-simulations",
+            "4",
+            "--search-probe",
+            "2",
+            "--search-variants",
+            "Taucher",
+            "--search-players",
+            "2",
+            "--workers",
+            "1",
+            "--out",
+            str(md),
+            "--plot",
+            str(png),
+            "--json-out",
+            str(js),
+        ]
+    )
     data = json.loads(js.read_text())
     assert len(data["agents"]["heuristic"]) == 36 and len(data["agents"]["novice"]) == 36
-    assert list(data["agents"]["search"]) == ["2p/leicht/Taucher", "2p/normal/Taucher",
-                                              "2p/schwer/Taucher"]
+    assert list(data["agents"]["search"]) == [
+        "2p/leicht/Taucher",
+        "2p/normal/Taucher",
+        "2p/schwer/Taucher",
+    ]
     text = md.read_text()
     assert "Headline" in text and "| 2 | plain |" in text and "McNemar" in text
     assert png.stat().st_size > 10_000
     md.unlink()
-    run = E.evaluate("search", players=2, meter="normal", episodes=2, workers=1, progress=False,
-                     details=True, agent_kwargs={"simulations": 4, "probe": 2})
+    run = E.evaluate(
+        "search",
+        players=2,
+        meter="normal",
+        episodes=2,
+        workers=1,
+        progress=False,
+        details=True,
+        agent_kwargs={"simulations": 4, "probe": 2},
+    )
     run_path = tmp_path / "run.json"
     run_path.write_text(json.dumps(run))
-    D.main(["--from-json", str(js), "--merge-run", str(run_path), "--out", str(md), "--plot", "",
-            "--json-out", str(js)])
+    D.main(
+        [
+            "--from-json",
+            str(js),
+            "--merge-run",
+            str(run_path),
+            "--out",
+            str(md),
+            "--plot",
+            "",
+            "--json-out",
+            str(js),
+        ]
+    )
     text = md.read_text()
     assert text.startswith("# How hard is Inselflucht?") and "separate, longer run" in text
     assert json.loads(js.read_text())["agents"]["search"]["2p/normal/plain"]["episodes"] == 2
@@ -181,11 +288,22 @@ def test_difficulty_report_small(tmp_path):
 
 def test_compare_paired_toy_case(tmp_path):
     from train.compare import compare
+
     base = {"players": 2, "meter": "normal", "taucher": False, "short_game": False}
-    a = {**base, "agent": "a", "per_episode": [
-        {"seed": s, "outcome": o} for s, o in enumerate(["win", "win", "win", "L1", "win"])]}
-    b = {**base, "agent": "b", "per_episode": [
-        {"seed": s, "outcome": o} for s, o in enumerate(["win", "L2", "L6", "L1", "win", "win"])]}
+    a = {
+        **base,
+        "agent": "a",
+        "per_episode": [
+            {"seed": s, "outcome": o} for s, o in enumerate(["win", "win", "win", "L1", "win"])
+        ],
+    }
+    b = {
+        **base,
+        "agent": "b",
+        "per_episode": [
+            {"seed": s, "outcome": o} for s, o in enumerate(["win", "L2", "L6", "L1", "win", "win"])
+        ],
+    }
     c = compare(a, b)
     assert c["seeds"] == 5 and c["wins_a"] == 4 and c["wins_b"] == 2
     assert c["only_a"] == 2 and c["only_b"] == 0

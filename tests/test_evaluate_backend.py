@@ -29,8 +29,9 @@ def test_pool_is_the_default_and_same_as_sequential():
     config = GameConfig.make(players=2)
     a = E.run_episodes("heuristic", config, range(6), workers=1, progress=False)
     b = E.run_episodes("heuristic", config, range(6), workers=2, progress=False, backend="pool")
-    assert [(e.seed, e.outcome, e.turns, e.decisions) for e in a] == \
-        [(e.seed, e.outcome, e.turns, e.decisions) for e in b]
+    assert [(e.seed, e.outcome, e.turns, e.decisions) for e in a] == [
+        (e.seed, e.outcome, e.turns, e.decisions) for e in b
+    ]
 
 
 def test_unknown_backend_and_address_without_ray_backend():
@@ -41,10 +42,13 @@ def test_unknown_backend_and_address_without_ray_backend():
         E.run_episodes("heuristic", config, range(2), address="auto")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--address", "auto"], "--address is for --backend ray"),
-    (["--backend", "ray", "--workers", "2"], "--workers is for --backend pool"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--address", "auto"], "--address is for --backend ray"),
+        (["--backend", "ray", "--workers", "2"], "--workers is for --backend pool"),
+    ],
+)
 def test_cli_flag_combinations_are_one_line(capsys, argv, message):
     assert message in _one_line_error(capsys, E.main, ["--episodes", "2", *argv])
 
@@ -52,6 +56,11 @@ def test_cli_flag_combinations_are_one_line(capsys, argv, message):
 @pytest.mark.skipif(not NO_RAY, reason="Ray is installed here (tests_rllib covers it)")
 @pytest.mark.parametrize("main", [E.main, difficulty.main], ids=["evaluate", "difficulty"])
 def test_missing_ray_is_one_line_saying_how_to_install(capsys, main, tmp_path):
-    line = _one_line_error(capsys, main, ["--backend", "ray", "--out", str(tmp_path / "d.md")]
-                           if main is difficulty.main else ["--backend", "ray"])
+    line = _one_line_error(
+        capsys,
+        main,
+        ["--backend", "ray", "--out", str(tmp_path / "d.md")]
+        if main is difficulty.main
+        else ["--backend", "ray"],
+    )
     assert "needs Ray" in line and "inselflucht-gym[rllib]" in line

@@ -35,26 +35,44 @@ from inselflucht_env.engine import State
 DATA = Path(__file__).resolve().parent / "data" / "heuristic_games.json"
 # the harness's values, fixed here: the recording depends on them
 AGENT_STREAM = 0x5EED_A6E7  # mixed into the seed for the agent's generator
-MAX_DECISIONS = 5000        # a safety net: no legal game is anywhere near this long
+MAX_DECISIONS = 5000  # a safety net: no legal game is anywhere near this long
 
 PLAYERS = (1, 2, 3, 4)
 METERS = ("leicht", "normal", "schwer")
 VARIANTS = ((False, False), (True, False), (False, True), (True, True))  # (taucher, short_game)
-SEEDS_PER_SETTING = 2   # heuristic games per players x meter x variant
-NOVICE_GAMES = 12       # the first settings again, played by the novice
+SEEDS_PER_SETTING = 2  # heuristic games per players x meter x variant
+NOVICE_GAMES = 12  # the first settings again, played by the novice
 PROBE_FACTORS = (2, 0.5, 0, 10)  # changes tried per weight for a game where it changes play
-PROBE_SEEDS = 60                # ... on this many seeds each
+PROBE_SEEDS = 60  # ... on this many seeds each
 
 
-def _settings(agent: str, players: int, meter: str, taucher: bool, short_game: bool,
-              seed: int, kwargs: dict[str, float] | None = None) -> dict[str, Any]:
-    return {"agent": agent, "kwargs": dict(kwargs or {}), "players": players, "meter": meter,
-            "taucher": taucher, "short_game": short_game, "seed": seed}
+def _settings(
+    agent: str,
+    players: int,
+    meter: str,
+    taucher: bool,
+    short_game: bool,
+    seed: int,
+    kwargs: dict[str, float] | None = None,
+) -> dict[str, Any]:
+    return {
+        "agent": agent,
+        "kwargs": dict(kwargs or {}),
+        "players": players,
+        "meter": meter,
+        "taucher": taucher,
+        "short_game": short_game,
+        "seed": seed,
+    }
 
 
 def _config(game: dict[str, Any]) -> GameConfig:
-    return GameConfig.make(players=game["players"], meter=game["meter"],
-                           taucher=game["taucher"], short_game=game["short_game"])
+    return GameConfig.make(
+        players=game["players"],
+        meter=game["meter"],
+        taucher=game["taucher"],
+        short_game=game["short_game"],
+    )
 
 
 def _label(game: dict[str, Any]) -> str:
@@ -82,7 +100,8 @@ def _play(game: dict[str, Any], expected: list[int] | None = None) -> tuple[list
                     f"{_label(game)}: decision {i} (turn {state.turn}, figure {state.active}, "
                     f"{state.actions_left} actions left, pending {state.pending!r}) is now "
                     f"{A.action_name(action)}, recorded {was}; the first {i} decisions agree",
-                    pytrace=False)
+                    pytrace=False,
+                )
         played.append(action)
         state.apply(action, deal_rng)
         if len(played) > MAX_DECISIONS:
@@ -111,10 +130,13 @@ def _probe(name: str, index: int) -> dict[str, Any] | None:
 
 
 def _games_to_record() -> list[dict[str, Any]]:
-    games = [_settings("heuristic", players, meter, taucher, short_game, 100 * i + k)
-             for i, (players, meter, (taucher, short_game)) in enumerate(
-                 (p, m, v) for p in PLAYERS for m in METERS for v in VARIANTS)
-             for k in range(SEEDS_PER_SETTING)]
+    games = [
+        _settings("heuristic", players, meter, taucher, short_game, 100 * i + k)
+        for i, (players, meter, (taucher, short_game)) in enumerate(
+            (p, m, v) for p in PLAYERS for m in METERS for v in VARIANTS
+        )
+        for k in range(SEEDS_PER_SETTING)
+    ]
     games += [{**g, "agent": "novice", "seed": g["seed"] + 50} for g in games[:NOVICE_GAMES]]
     probes = (_probe(name, i) for i, name in enumerate(sorted(DEFAULT_WEIGHTS)))
     games += [g for g in probes if g is not None]
@@ -128,8 +150,9 @@ def record(path: Path = DATA) -> None:
     for game in _games_to_record():
         actions, outcome = _play(game)
         decisions += len(actions)
-        lines.append(json.dumps({**game, "outcome": outcome, "actions": actions},
-                                separators=(",", ":")))
+        lines.append(
+            json.dumps({**game, "outcome": outcome, "actions": actions}, separators=(",", ":"))
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("[\n" + ",\n".join(lines) + "\n]\n")
     print(f"{path}: {len(lines)} games, {decisions} decisions, {path.stat().st_size} bytes")
@@ -147,14 +170,16 @@ def test_heuristic_replays_the_recorded_game(game):
     actions, outcome = _play(settings, expected=game["actions"])
     assert len(actions) == len(game["actions"]), (
         f"{_label(game)}: the game ended after {len(actions)} decisions, "
-        f"recorded {len(game['actions'])}")
+        f"recorded {len(game['actions'])}"
+    )
     assert outcome == game["outcome"]
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--record", action="store_true",
-                        help=f"play the games anew and overwrite {DATA.name}")
+    parser.add_argument(
+        "--record", action="store_true", help=f"play the games anew and overwrite {DATA.name}"
+    )
     if not parser.parse_args().record:
         parser.print_help()
         sys.exit(2)

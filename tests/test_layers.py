@@ -19,20 +19,55 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "inselflucht_env"
 
-ENGINE = {"actions", "board", "cards", "config", "engine", "scenario", "public", "observation",
-          "errors", "__init__"}  # the package's __init__ imports the engine only
+ENGINE = {
+    "actions",
+    "board",
+    "cards",
+    "config",
+    "engine",
+    "scenario",
+    "public",
+    "observation",
+    "errors",
+    "__init__",
+}  # the package's __init__ imports the engine only
 LAYERS = [  # (name, modules); a module may import its own layer and the ones before it
     ("engine", ENGINE),
     ("agents", {"agents"}),
-    ("env", {"env", "advice", "pettingzoo", "render_text", "render_image", "narrate",
-             "dict_observation", "bench", "replay", "replay_format", "replay_json",
-             "replay_record", "replay_recorder", "replay_runner", "replay_gif", "cli",
-             "stats"}),
+    (
+        "env",
+        {
+            "env",
+            "advice",
+            "pettingzoo",
+            "render_text",
+            "render_image",
+            "narrate",
+            "dict_observation",
+            "bench",
+            "replay",
+            "replay_format",
+            "replay_json",
+            "replay_record",
+            "replay_recorder",
+            "replay_runner",
+            "replay_gif",
+            "cli",
+            "stats",
+        },
+    ),
     ("learned", {"learned"}),
     ("apps", {"evaluate", "evaluate_ray", "enjoy", "play"}),
 ]
-FRAMEWORKS = {"gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "ray",
-              "safetensors"}
+FRAMEWORKS = {
+    "gymnasium",
+    "pettingzoo",
+    "torch",
+    "stable_baselines3",
+    "sb3_contrib",
+    "ray",
+    "safetensors",
+}
 
 
 def layer_of(module: str) -> int:
@@ -55,7 +90,7 @@ def imports_of(path: Path) -> list[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:  # the package of a module (or of an __init__) is parts[:-1]
                 package = list(parts[:-1])
-                base = package[:len(package) - (node.level - 1)]
+                base = package[: len(package) - (node.level - 1)]
                 module = ".".join(base + ([node.module] if node.module else []))
                 names += [module] if node.module else [f"{module}.{a.name}" for a in node.names]
             else:
@@ -71,36 +106,47 @@ def package_files() -> list[Path]:
 def test_each_module_imports_only_its_layer_and_below(path):
     own = layer_of(".".join(path.relative_to(PACKAGE).with_suffix("").parts))
     for name in imports_of(path):
-        assert not name.startswith("train"), f"{path.name} imports {name}: the package " \
-                                             "never imports train/"
+        assert not name.startswith("train"), (
+            f"{path.name} imports {name}: the package never imports train/"
+        )
         if name == "inselflucht_env" or name.startswith("inselflucht_env."):
             target = layer_of(name.removeprefix("inselflucht_env").removeprefix("."))
-            assert target <= own, (f"{path.relative_to(ROOT)} ({LAYERS[own][0]}) imports "
-                                   f"{name} ({LAYERS[target][0]}), a higher layer")
+            assert target <= own, (
+                f"{path.relative_to(ROOT)} ({LAYERS[own][0]}) imports "
+                f"{name} ({LAYERS[target][0]}), a higher layer"
+            )
 
 
-@pytest.mark.parametrize("path", [p for p in package_files()  # not the package's __init__,
-                                  if p != PACKAGE / "__init__.py"  # whose registration is
-                                  and layer_of(".".join(p.relative_to(PACKAGE).with_suffix("")
-                                                        .parts)) <= 1],  # skipped without one
-                         ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path",
+    [
+        p
+        for p in package_files()  # not the package's __init__,
+        if p != PACKAGE / "__init__.py"  # whose registration is
+        and layer_of(".".join(p.relative_to(PACKAGE).with_suffix("").parts)) <= 1
+    ],  # skipped without one
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
 def test_engine_and_agents_import_no_framework(path):
     frameworks = {n.split(".")[0] for n in imports_of(path)} & FRAMEWORKS
     assert not frameworks, f"{path.relative_to(ROOT)} imports {sorted(frameworks)}"
 
 
 def test_engine_and_agents_work_without_gymnasium():
-    script = ("import sys; sys.modules['gymnasium'] = None\n"
-              "import numpy as np\n"
-              "from inselflucht_env import GameConfig, State\n"
-              "from inselflucht_env.agents import make_agent\n"
-              "rng = np.random.default_rng(1)\n"
-              "state = State.new(GameConfig.make(players=2, short_game=True), rng)\n"
-              "agent = make_agent('heuristic')\n"
-              "while state.outcome is None:\n"
-              "    state.apply(agent.act(state, rng), rng)\n"
-              "print(state.outcome)\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    script = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "import numpy as np\n"
+        "from inselflucht_env import GameConfig, State\n"
+        "from inselflucht_env.agents import make_agent\n"
+        "rng = np.random.default_rng(1)\n"
+        "state = State.new(GameConfig.make(players=2, short_game=True), rng)\n"
+        "agent = make_agent('heuristic')\n"
+        "while state.outcome is None:\n"
+        "    state.apply(agent.act(state, rng), rng)\n"
+        "print(state.outcome)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() in ("win", "L1", "L2", "L3", "L4", "L5", "L6")

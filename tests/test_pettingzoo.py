@@ -23,11 +23,13 @@ from inselflucht_env.replay import replay  # noqa: E402
 # (1,1), (2,5), (4,4), (5,3); pass 2 floods (1,1) again (it sinks) and then (3,2) again
 # at the end of turn 7, figure 0's turn: figure 1 waits there and must escape.
 ESCAPE_OPTIONS = {
-    "layout": ["6C 7C 8C 9C 10C",
-               "6D 7D 8D 9D 10D",
-               "6H 7H JK 8H 9H",
-               "10H 6S 7S 8S 9S",
-               "10S KC KD KH KS"],
+    "layout": [
+        "6C 7C 8C 9C 10C",
+        "6D 7D 8D 9D 10D",
+        "6H 7H JK 8H 9H",
+        "10H 6S 7S 8S 9S",
+        "10S KC KD KH KS",
+    ],
     "column_deck": [3, 1, 2, 4, 5, 1, 3, 2, 4, 5],
     "row_deck": [2, 1, 5, 4, 3, 1, 2, 3, 4, 5],
 }
@@ -58,8 +60,11 @@ def test_api_test(players):
 
 
 def test_api_test_raw_env_and_variants():
-    _quiet(api_test, iz.raw_env(players=2, taucher=True, short_game=True, reward="shaped"),
-           num_cycles=200)
+    _quiet(
+        api_test,
+        iz.raw_env(players=2, taucher=True, short_game=True, reward="shaped"),
+        num_cycles=200,
+    )
 
 
 @pytest.mark.parametrize("players", [1, 3])
@@ -148,12 +153,12 @@ def test_escape_is_decided_by_the_sinking_figures_agent():
         assert obs["action_mask"][action_index(name)] == 1
         e.step(action_index(name))
 
-    play("figure_0", "end_turn")            # turn 1, flood (3,2): flooded
-    play("figure_1", "move:up")             # turn 2: figure 1 waits on the flooded (3,2)
+    play("figure_0", "end_turn")  # turn 1, flood (3,2): flooded
+    play("figure_1", "move:up")  # turn 2: figure 1 waits on the flooded (3,2)
     play("figure_1", "end_turn")
-    for turn in range(3, 7):                # turns 3-6; pass 2 begins after turn 5
+    for turn in range(3, 7):  # turns 3-6; pass 2 begins after turn 5
         play(f"figure_{(turn - 1) % 2}", "end_turn")
-    play("figure_0", "end_turn")            # turn 7: flood (3,2) again: it sinks
+    play("figure_0", "end_turn")  # turn 7: flood (3,2) again: it sinks
     state = e.unwrapped.game_state
     assert state.active == 0 and state.turn == 7 and state.pending.kind == "escape"
     assert e.agent_selection == "figure_1"  # the sinking figure's agent decides
@@ -161,9 +166,10 @@ def test_escape_is_decided_by_the_sinking_figures_agent():
     assert not e.observe("figure_0")["action_mask"].any()
     mask = e.observe("figure_1")["action_mask"]
     assert {ACTION_NAMES[a] for a in np.flatnonzero(mask)} == {
-        f"escape:{d}" for d in ("up", "down", "left", "right", "up-left", "up-right",
-                                "down-left", "down-right")}
-    play("figure_1", "escape:down")         # onto the helicopter
+        f"escape:{d}"
+        for d in ("up", "down", "left", "right", "up-left", "up-right", "down-left", "down-right")
+    }
+    play("figure_1", "escape:down")  # onto the helicopter
     state = e.unwrapped.game_state
     assert state.pos[1] == 12 and state.pending is None
     assert state.turn == 8 and e.agent_selection == "figure_1"
@@ -178,7 +184,7 @@ def test_off_turn_observation_is_from_the_agents_own_seat():
     for f in range(3):
         obs = e.observe(f"figure_{f}")["observation"]
         np.testing.assert_array_equal(obs, encode_observation(state, f))  # the one observer
-        plane = obs[seat0[0]:seat0[1]]
+        plane = obs[seat0[0] : seat0[1]]
         assert plane[state.pos[f]] == 1.0 and plane.sum() == 1.0
     full = e.state()
     np.testing.assert_array_equal(full[:504], encode_observation(state, 0))
@@ -192,7 +198,7 @@ def test_give_receiver_seat_is_consistent():
     from conftest import Game  # tests/ is on sys.path under pytest
 
     g = Game(players=3).hand(0, "6C", "7D")
-    g.do("give:+1")                          # pending give 0 -> 1, two suits: a decision
+    g.do("give:+1")  # pending give 0 -> 1, two suits: a decision
     assert g.s.pending.kind == "give" and g.s.pending.receiver == 1 and g.s.decider == 0
     pend = slice(*OBSERVATION_LAYOUT["pending"][:2])
     recv = slice(*OBSERVATION_LAYOUT["give_receiver"][:2])

@@ -12,8 +12,13 @@ from inselflucht_env.actions import action_index
 from inselflucht_env.replay import Replay, replay
 
 ESCAPE_OPTIONS = {  # as in test_pettingzoo: figure 1 waits on (3,2), which sinks in turn 7
-    "layout": ["6C 7C 8C 9C 10C", "6D 7D 8D 9D 10D", "6H 7H JK 8H 9H",
-               "10H 6S 7S 8S 9S", "10S KC KD KH KS"],
+    "layout": [
+        "6C 7C 8C 9C 10C",
+        "6D 7D 8D 9D 10D",
+        "6H 7H JK 8H 9H",
+        "10H 6S 7S 8S 9S",
+        "10S KC KD KH KS",
+    ],
     "column_deck": [3, 1, 2, 4, 5, 1, 3, 2, 4, 5],
     "row_deck": [2, 1, 5, 4, 3, 1, 2, 3, 4, 5],
 }
@@ -52,7 +57,8 @@ def test_bad_input_gets_a_hint_and_the_state_stays(stand_in, tmp_path):
     path = tmp_path / "r.json"
     code, text = run_main(
         ["--players", "2", "--seed", "3", "--no-colour", "--save-replay", str(path)],
-        ["", "xyz", "99", "-1", "swim:up", "move", "take", "?", "board", "quit"])
+        ["", "xyz", "99", "-1", "swim:up", "move", "take", "?", "board", "quit"],
+    )
     assert code == 0
     assert stand_in == [("heuristic", [1])]
     assert "Nothing typed" in text
@@ -70,8 +76,7 @@ def test_bad_input_gets_a_hint_and_the_state_stays(stand_in, tmp_path):
 
 
 def test_actions_by_number_name_prefix_and_spaces(stand_in):
-    code, text = run_main(["--seed", "3", "--no-colour"],
-                          ["1", "move up", "END", "quit"])
+    code, text = run_main(["--seed", "3", "--no-colour"], ["1", "move up", "END", "quit"])
     assert code == 0
     moves = re.findall(r"You \(figure 0\): (\S+)", text)
     assert moves == ["move:down", "move:up", "end_turn"]
@@ -80,8 +85,9 @@ def test_actions_by_number_name_prefix_and_spaces(stand_in):
 
 
 def test_end_of_input_exits_cleanly(stand_in, tmp_path):
-    code, text = run_main(["--seed", "5", "--no-colour", "--save-replay",
-                           str(tmp_path / "e.json")], ["0"])
+    code, text = run_main(
+        ["--seed", "5", "--no-colour", "--save-replay", str(tmp_path / "e.json")], ["0"]
+    )
     assert code == 0 and "Game stopped (end of input)" in text
     rep = Replay.load(tmp_path / "e.json")
     assert rep.actions[0] == "move:up" and replay(rep).outcome is None
@@ -89,8 +95,9 @@ def test_end_of_input_exits_cleanly(stand_in, tmp_path):
 
 def test_a_whole_game_to_its_end_and_its_replay(stand_in, tmp_path):
     path = tmp_path / "full.json"
-    code, text = run_main(["--players", "3", "--seed", "11", "--no-colour",
-                           "--save-replay", str(path)], ["end"] * 200)
+    code, text = run_main(
+        ["--players", "3", "--seed", "11", "--no-colour", "--save-replay", str(path)], ["end"] * 200
+    )
     assert code == 0
     rep = Replay.load(path)
     assert rep.outcome is not None and rep.outcome != "win"
@@ -120,14 +127,21 @@ def test_escape_is_asked_of_the_human_in_the_teammates_flood_phase():
     out = io.StringIO()
     lines = ["move:up", "end", "end", "end", "escape:xx", "escape:down", "quit"]
     console = P.Console(io.StringIO("\n".join(lines) + "\n"), out)
-    outcome = P.play_game({"players": 2}, humans=[1], agents={0: EndTurn()}, seed=0,
-                          options=ESCAPE_OPTIONS, console=console, colour=False,
-                          agent_names={0: "scripted"})
+    outcome = P.play_game(
+        {"players": 2},
+        humans=[1],
+        agents={0: EndTurn()},
+        seed=0,
+        options=ESCAPE_OPTIONS,
+        console=console,
+        colour=False,
+        agent_names={0: "scripted"},
+    )
     text = out.getvalue()
     assert outcome is None
     assert "Figure 0 (scripted): end_turn" in text
     assert "figure 1 must escape" in text  # the board says who decides
-    block = text[text.index("figure 1 must escape"):]
+    block = text[text.index("figure 1 must escape") :]
     assert "escape:down-right" in block and "Unknown action 'escape:xx'" in block
     assert "You (figure 1): escape:down" in block
     assert "sank" in text
@@ -142,16 +156,19 @@ def test_monkeypatched_input(monkeypatch, stand_in):
 
 
 def test_solo_runs_both_figures_without_teammates(stand_in):
-    code, text = run_main(["--players", "1", "--seed", "2", "--no-colour"],
-                          ["end", "end", "quit"])
+    code, text = run_main(["--players", "1", "--seed", "2", "--no-colour"], ["end", "end", "quit"])
     assert code == 0 and stand_in == []
     assert "figure 0: you, figure 1: you" in text
     assert "You (figure 1): end_turn" in text
 
 
 def test_bad_arguments(stand_in, capsys):
-    for argv in (["--players", "5"], ["--players", "2", "--human-figure", "3"],
-                 ["--meter", "wet"], ["--human-figure", "x"]):
+    for argv in (
+        ["--players", "5"],
+        ["--players", "2", "--human-figure", "3"],
+        ["--meter", "wet"],
+        ["--human-figure", "x"],
+    ):
         with pytest.raises(SystemExit) as err:
             P.main(argv, stdin=io.StringIO(), stdout=io.StringIO())
         assert err.value.code == 2
@@ -159,8 +176,20 @@ def test_bad_arguments(stand_in, capsys):
 
 
 def test_human_figure_choice(stand_in):
-    code, text = run_main(["--players", "3", "--human-figure", "1", "--seed", "4",
-                           "--no-colour", "--teammate", "random"], ["quit"])
+    code, text = run_main(
+        [
+            "--players",
+            "3",
+            "--human-figure",
+            "1",
+            "--seed",
+            "4",
+            "--no-colour",
+            "--teammate",
+            "random",
+        ],
+        ["quit"],
+    )
     assert code == 0 and stand_in == [("random", [0, 2])]
     assert "Figure 0 (random):" in text and "Figure 1, your decision" in text
 
@@ -180,11 +209,17 @@ def test_parse_choice_unit():
 
 def test_real_teammate_agents():
     out = io.StringIO()
-    code = P.main(["--seed", "7", "--no-colour", "--teammate", "heuristic"],
-                  stdin=io.StringIO("end\nend\nquit\n"), stdout=out)
+    code = P.main(
+        ["--seed", "7", "--no-colour", "--teammate", "heuristic"],
+        stdin=io.StringIO("end\nend\nquit\n"),
+        stdout=out,
+    )
     assert code == 0 and "Figure 1 (heuristic):" in out.getvalue()
-    code = P.main(["--seed", "7", "--teammate", "no-such-agent.zip"],
-                  stdin=io.StringIO("quit\n"), stdout=io.StringIO())
+    code = P.main(
+        ["--seed", "7", "--teammate", "no-such-agent.zip"],
+        stdin=io.StringIO("quit\n"),
+        stdout=io.StringIO(),
+    )
     assert code == 2
 
 
@@ -195,9 +230,15 @@ def test_a_failing_teammate_stops_the_game_cleanly(tmp_path):
 
     out = io.StringIO()
     path = tmp_path / "b.json"
-    outcome = P.play_game({"players": 2}, humans=[0], agents={1: Broken()}, seed=1,
-                          console=P.Console(io.StringIO("end\n"), out), colour=False,
-                          save_replay=str(path))
+    outcome = P.play_game(
+        {"players": 2},
+        humans=[0],
+        agents={1: Broken()},
+        seed=1,
+        console=P.Console(io.StringIO("end\n"), out),
+        colour=False,
+        save_replay=str(path),
+    )
     assert outcome is None
     assert "teammate of figure 1 failed: RuntimeError: no policy" in out.getvalue()
     assert Replay.load(path).actions == ["end_turn"]

@@ -15,22 +15,24 @@ from contextlib import contextmanager
 from unittest import mock
 
 import numpy as np
+from conftest import island_cards, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import island_cards, snapshot
 from inselflucht_env import actions as A
 from inselflucht_env.board import NEIGHBOUR
 from inselflucht_env.cards import KING, is_land, suit_of
 from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import OUTCOMES, SEA, Escape, IllegalActionError, Lift, State
 
-CONFIGS = st.fixed_dictionaries({
-    "players": st.integers(1, 4),
-    "taucher": st.booleans(),
-    "short_game": st.booleans(),
-    "meter": st.sampled_from(["normal", "leicht", "schwer", (2, 3), (1, 5, 2)]),
-})
+CONFIGS = st.fixed_dictionaries(
+    {
+        "players": st.integers(1, 4),
+        "taucher": st.booleans(),
+        "short_game": st.booleans(),
+        "meter": st.sampled_from(["normal", "leicht", "schwer", (2, 3), (1, 5, 2)]),
+    }
+)
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -46,10 +48,12 @@ def policy(s: State, rng: np.random.Generator, care: float) -> int:
             return here if a == A.SHORE_HERE else NEIGHBOUR[here][a - A.SHORE]
 
         shores = [a for a in legal if A.SHORE_HERE <= a < A.SALVAGE]
-        for group in ([a for a in legal if a in (A.TAKE_OFF, A.LIFT)],
-                      [a for a in shores if s.card[target(a)] >= KING],
-                      [a for a in legal if A.SALVAGE <= a < A.GIVE],
-                      shores):
+        for group in (
+            [a for a in legal if a in (A.TAKE_OFF, A.LIFT)],
+            [a for a in shores if s.card[target(a)] >= KING],
+            [a for a in legal if A.SALVAGE <= a < A.GIVE],
+            shores,
+        ):
             if group:
                 legal = group
                 break
@@ -78,8 +82,8 @@ def check_invariants(s: State, prev_meter: list[int]) -> None:
     assert sorted(s.row_deck + s.row_discard) == [1, 2, 3, 4, 5]
     assert len(s.col_discard) == len(s.row_discard)
     meter = s.meter
-    assert meter and meter == prev_meter[len(prev_meter) - len(meter):]  # R5.3: only shrinks
-    assert tuple(meter) == s.config.meter[len(s.config.meter) - len(meter):]
+    assert meter and meter == prev_meter[len(prev_meter) - len(meter) :]  # R5.3: only shrinks
+    assert tuple(meter) == s.config.meter[len(s.config.meter) - len(meter) :]
     for suit in range(4):  # R6.2: 5 minus sunk and used, public
         gone = sum(1 for c in s.box if is_land(c) and suit_of(c) == suit)
         gone += sum(1 for h in s.under_king for c in h if suit_of(c) == suit)
@@ -151,7 +155,7 @@ def check_floods(s: State, log: list, levels: dict) -> None:
     if s.outcome == "L6":
         assert len(log) == config.total_floods
     for k in range(0, len(log), 5):  # each pass hits each column and row exactly once
-        chunk = log[k:k + 5]
+        chunk = log[k : k + 5]
         cols = [c for _, _, c, _ in chunk]
         rows = [r for _, _, _, r in chunk]
         assert len(set(cols)) == len(cols) and len(set(rows)) == len(rows)
@@ -182,8 +186,12 @@ def test_many_quick_games_reach_varied_ends():
     """Many careful random games (no probing): every end arises, all invariants hold."""
     ends = {}
     for seed in range(300):
-        cfg = {"players": 1 + seed % 4, "taucher": seed % 3 == 0, "short_game": seed % 5 == 0,
-               "meter": ["normal", "leicht", "schwer"][seed % 3]}
+        cfg = {
+            "players": 1 + seed % 4,
+            "taucher": seed % 3 == 0,
+            "short_game": seed % 5 == 0,
+            "meter": ["normal", "leicht", "schwer"][seed % 3],
+        }
         s, actions, log, levels = play(seed, cfg, care=0.97, probe=False)
         check_floods(s, log, levels)
         ends[s.outcome] = ends.get(s.outcome, 0) + 1
@@ -218,6 +226,7 @@ def test_determinism_same_seed_and_actions_same_trajectory(seed, cfg):
 def test_clone_is_independent(seed, cfg, at):
     """clone() is an independent copy: playing either leaves the other unchanged, and a
     clone played with the same generator follows the original exactly."""
+
     def start():
         rng = np.random.default_rng(seed)
         return State.new(GameConfig.make(**cfg), rng), rng
@@ -228,7 +237,7 @@ def test_clone_is_independent(seed, cfg, at):
         played.append(policy(s, rng, 0.8))
         s.apply(played[-1], rng)
     s, rng = start()
-    for a in played[:min(at, len(played) - 1)]:
+    for a in played[: min(at, len(played) - 1)]:
         policy(s, rng, 0.8)  # the same draws as above
         s.apply(a, rng)
     assert s.outcome is None

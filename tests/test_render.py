@@ -17,8 +17,7 @@ from inselflucht_env.scenario import parse_options
 
 # The example layout: every place a flood of the scripted first pass hits is known.
 OPTIONS = {
-    "layout": ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?",
-               "? ? ? ? 6S"],
+    "layout": ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?", "? ? ? ? 6S"],
     "column_deck": [3, 2, 5, 1, 4],
     "row_deck": [1, 4, 5, 3, 2],
 }
@@ -27,8 +26,7 @@ ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 def new_state(seed: int = 0, players: int = 2, **config) -> tuple[State, np.random.Generator]:
     rng = np.random.default_rng(seed)
-    state = State.new(GameConfig.make(players=players, **config), rng,
-                      **parse_options(OPTIONS))
+    state = State.new(GameConfig.make(players=players, **config), rng, **parse_options(OPTIONS))
     return state, rng
 
 

@@ -11,11 +11,21 @@ import pytest
 from PIL import Image
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
-from inselflucht_env.replay import (Replay, ReplayMismatchError, ReplayRecorder, main,
-                                    record_episode, replay, write_gif)
+from inselflucht_env.replay import (
+    Replay,
+    ReplayMismatchError,
+    ReplayRecorder,
+    main,
+    record_episode,
+    replay,
+    write_gif,
+)
 
-OPTIONS = {"layout": ["? 7C KC 7S ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"],
-           "column_deck": (3, 1, 2, 4, 5), "row_deck": [2, 1, 5, 4, 3]}
+OPTIONS = {
+    "layout": ["? 7C KC 7S ?", "? ? ? ? ?", "? ? JK ? ?", "? ? ? ? ?", "? ? ? ? ?"],
+    "column_deck": (3, 1, 2, 4, 5),
+    "row_deck": [2, 1, 5, 4, 3],
+}
 
 
 class RandomStandIn:
@@ -56,13 +66,15 @@ def test_recorder_round_trip(tmp_path):
 
 
 def test_short_game_and_scenario_options_round_trip(tmp_path):
-    env = ReplayRecorder(gym.make("Inselflucht-v0", players=2, short_game=True,
-                                  reward="shaped"))
+    env = ReplayRecorder(gym.make("Inselflucht-v0", players=2, short_game=True, reward="shaped"))
     _play(env, seed=4, options=OPTIONS, steps=15)
     rep = env.replay
     assert rep.outcome is None  # unfinished episodes are kept too
-    assert rep.options == {"layout": OPTIONS["layout"], "column_deck": [3, 1, 2, 4, 5],
-                           "row_deck": [2, 1, 5, 4, 3]}
+    assert rep.options == {
+        "layout": OPTIONS["layout"],
+        "column_deck": [3, 1, 2, 4, 5],
+        "row_deck": [2, 1, 5, 4, 3],
+    }
     json.loads(rep.to_json())  # plain JSON
     loaded = Replay.load(rep.save(tmp_path / "s.json"))
     result = replay(loaded)
@@ -93,8 +105,9 @@ def test_record_episode_with_agents(tmp_path):
 
 
 def test_recorder_saves_each_finished_episode(tmp_path):
-    env = ReplayRecorder(gym.make("Inselflucht-v0", players=2), directory=tmp_path / "eps",
-                         meta={"run": 1})
+    env = ReplayRecorder(
+        gym.make("Inselflucht-v0", players=2), directory=tmp_path / "eps", meta={"run": 1}
+    )
     for seed in (1, 2):
         _play(env, seed=seed)
     files = sorted((tmp_path / "eps").glob("episode-*.json"))
@@ -115,27 +128,50 @@ def test_mismatch_is_detected():
     assert replay(wrong, verify=False).outcome is None
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"{not json", "not valid JSON"),
-    (b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "seed": 1, '
-     b'"actions": ["move:up", "fly"]}', r"'actions'\[1\] = 'fly' is not an action name"),
-    (b'[1, 2]', "expected a JSON object"),
-    (b'{"format": "other"}', "not an Inselflucht replay"),
-    (b'{"format": "inselflucht-replay", "format_version": 9}', "unsupported format_version"),
-    (b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "actions": []}',
-     "missing field 'seed'"),
-    (b'{"format": "inselflucht-replay", "format_version": 1, "env": {"players": 7}, '
-     b'"seed": 1, "actions": []}', "players=7"),
-    (b'{"format": "inselflucht-replay", "format_version": 1, "env": {"wind": 1}, '
-     b'"seed": 1, "actions": []}', "unknown argument"),
-    (b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "seed": -4, '
-     b'"actions": []}', "'seed' must be"),
-    (b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "seed": 1, '
-     b'"options": {"layout": 5}, "actions": []}', "'options'"),
-    (b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "seed": 1, '
-     b'"actions": [], "outcome": "draw"}', "'outcome'"),
-    (b"\xff\xfe\x00garbage", "not UTF-8"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"{not json", "not valid JSON"),
+        (
+            b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "seed": 1, '
+            b'"actions": ["move:up", "fly"]}',
+            r"'actions'\[1\] = 'fly' is not an action name",
+        ),
+        (b"[1, 2]", "expected a JSON object"),
+        (b'{"format": "other"}', "not an Inselflucht replay"),
+        (b'{"format": "inselflucht-replay", "format_version": 9}', "unsupported format_version"),
+        (
+            b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "actions": []}',
+            "missing field 'seed'",
+        ),
+        (
+            b'{"format": "inselflucht-replay", "format_version": 1, "env": {"players": 7}, '
+            b'"seed": 1, "actions": []}',
+            "players=7",
+        ),
+        (
+            b'{"format": "inselflucht-replay", "format_version": 1, "env": {"wind": 1}, '
+            b'"seed": 1, "actions": []}',
+            "unknown argument",
+        ),
+        (
+            b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "seed": -4, '
+            b'"actions": []}',
+            "'seed' must be",
+        ),
+        (
+            b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "seed": 1, '
+            b'"options": {"layout": 5}, "actions": []}',
+            "'options'",
+        ),
+        (
+            b'{"format": "inselflucht-replay", "format_version": 1, "env": {}, "seed": 1, '
+            b'"actions": [], "outcome": "draw"}',
+            "'outcome'",
+        ),
+        (b"\xff\xfe\x00garbage", "not UTF-8"),
+    ],
+)
 def test_corrupt_files_raise_clear_value_errors(tmp_path, content, message):
     path = tmp_path / "broken.json"
     path.write_bytes(content)
@@ -172,8 +208,9 @@ def test_write_gif_rejects_bad_frames(tmp_path):
     with pytest.raises(ValueError, match="frame 0 must be a uint8"):
         write_gif([np.zeros((4, 4), np.uint8)], tmp_path / "x.gif")
     with pytest.raises(ValueError, match="frame 1 has shape"):
-        write_gif([np.zeros((4, 4, 3), np.uint8), np.zeros((5, 4, 3), np.uint8)],
-                  tmp_path / "x.gif")
+        write_gif(
+            [np.zeros((4, 4, 3), np.uint8), np.zeros((5, 4, 3), np.uint8)], tmp_path / "x.gif"
+        )
     frames = [np.full((6, 8, 3), v, np.uint8) for v in (0, 120, 250)]
     with Image.open(write_gif(frames, tmp_path / "ok.gif", fps=2)) as img:
         assert img.n_frames == 3
@@ -216,8 +253,9 @@ def test_engine_game_as_played_by_a_harness(tmp_path):
         action = RandomStandIn().act(state, agent_rng)
         played.append(action)
         state.apply(action, rng)
-    rep = Replay.from_engine_game(config, 17, played, outcome=state.outcome,
-                                  meta={"source": "evaluate"})
+    rep = Replay.from_engine_game(
+        config, 17, played, outcome=state.outcome, meta={"source": "evaluate"}
+    )
     result = replay(Replay.load(rep.save(tmp_path / "h.json")))
     assert result.outcome == state.outcome
     assert result.final["places"] == describe(state)["places"]

@@ -12,6 +12,7 @@ Island used by most tests (``STANDARD``), column across, row down:
 from __future__ import annotations
 
 from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game
+
 from inselflucht_env.actions import ACTION_NAMES
 from inselflucht_env.cards import code
 
@@ -94,10 +95,14 @@ def test_R4_3_swim_illegal_cases():
 def test_R4_4_shore_up_own_or_adjacent_incl_king_and_helicopter():
     """R4.4: turn a flooded field, the figure's own or an adjacent one, dry (1 action);
     works on land, kings and the helicopter."""
-    g = game().set_status({(3, 3): "flooded", (2, 3): "flooded", (3, 2): "flooded",
-                           (2, 2): "flooded", (4, 3): "dry"})
-    assert {n for n in g.legal() if n.startswith("shore")} == {"shore:here", "shore:left",
-                                                               "shore:up"}
+    g = game().set_status(
+        {(3, 3): "flooded", (2, 3): "flooded", (3, 2): "flooded", (2, 2): "flooded", (4, 3): "dry"}
+    )
+    assert {n for n in g.legal() if n.startswith("shore")} == {
+        "shore:here",
+        "shore:left",
+        "shore:up",
+    }
     g.do("shore:here", "shore:left", "shore:up")
     assert g.status(3, 3) == g.status(2, 3) == g.status(3, 2) == "dry"  # JK, KD, 7D
     assert g.status(2, 2) == "flooded"  # diagonal: not adjacent
@@ -242,8 +247,7 @@ def test_R4_7_short_suit_lift_n_plus_1_any_suits():
     g.refuse("lift")  # needs 3 cards
     g.hand(0, "7H", "8H")
     g.do("lift")
-    assert g.d["pending"] == {"kind": "lift", "figure": 0, "suit": "C", "chosen": 0,
-                              "needed": 3}
+    assert g.d["pending"] == {"kind": "lift", "figure": 0, "suit": "C", "chosen": 0, "needed": 3}
     assert g.legal() == {"card:clubs", "card:diamonds", "card:hearts"}
     g.refuse("card:spades")
     g.refuse("done")  # a lift has no done

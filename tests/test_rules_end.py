@@ -12,8 +12,8 @@ Island used by most tests (``STANDARD``), column across, row down:
 from __future__ import annotations
 
 import pytest
-
 from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game, island_cards
+
 from inselflucht_env.cards import is_land, parse, suit_of
 
 
@@ -101,8 +101,7 @@ def test_R6_3_L3_figure_cannot_swim_to_safety():
 def test_R6_3_L4_king_cut_off_by_salvage():
     """R6.3 L4: no figure can reach some king with an unlifted treasure, by any moves and
     swims ignoring the action budget; checked after every action."""
-    g = ks_corner(QUIET_COLS, QUIET_ROWS).put(0, 4, 4).set_status({(4, 5): "dry",
-                                                                      (5, 5): "dry"})
+    g = ks_corner(QUIET_COLS, QUIET_ROWS).put(0, 4, 4).set_status({(4, 5): "dry", (5, 5): "dry"})
     assert g.is_legal("salvage:down")
     g.do("salvage:down")  # 10S: nothing leads to KS any more
     assert g.s.outcome == "L4" and g.s.actions_left == 3 and g.s.legal_actions() == []
@@ -124,8 +123,7 @@ def test_R6_3_L4_hidden_king_cut_off_ruling():
     assert g.s.outcome == "L4"
     assert g.d["places"][4][4] == {"state": "dry", "card": "KS"}
     # the same cut with hidden land in the corner is no loss, and the card stays hidden
-    swapped = [row.replace("KS", "XX").replace("7S", "KS").replace("XX", "7S")
-               for row in STANDARD]
+    swapped = [row.replace("KS", "XX").replace("7S", "KS").replace("XX", "7S") for row in STANDARD]
     h = Game(swapped, QUIET_COLS, QUIET_ROWS).sink((3, 5), (5, 3), (5, 4))
     h.put(0, 4, 4).set_status({(4, 5): "dry"})
     h.do("salvage:down")
@@ -186,8 +184,9 @@ def test_R6_3_L5_sum_is_exact():
     assert g.is_legal("lift")
 
 
-@pytest.mark.parametrize("cards,outcome", [(("hearts", "hearts"), None),
-                                           (("diamonds", "hearts"), "L5")])
+@pytest.mark.parametrize(
+    "cards,outcome", [(("hearts", "hearts"), None), (("diamonds", "hearts"), "L5")]
+)
 def test_R6_3_L5_after_a_lift_depends_on_the_cards_chosen(cards, outcome):
     """R6.3 L5 is checked after every action: a short-suit lift that spends another
     unlifted suit's cards can make that suit short too."""
@@ -215,8 +214,9 @@ def test_R6_3_L6_water_rises_past_last_meter_card():
 def test_R6_3_order_L1_at_the_sinking_before_L4():
     """R6.3: several losses at once: the first to arise counts; L1 at the sinking itself,
     L4 only once the flood has resolved."""
-    layout = [row.replace("KH", "XX").replace("6S", "KH").replace("XX", "6S")
-              for row in STANDARD]  # KH at (5,4), next to KS
+    layout = [
+        row.replace("KH", "XX").replace("6S", "KH").replace("XX", "6S") for row in STANDARD
+    ]  # KH at (5,4), next to KS
     g = Game(layout, *deck((5, 4))).sink((3, 5), (4, 5), (5, 3))
     g.set_status({(5, 4): "flooded"})
     g.do("end_turn")  # KH sinks: L1; KS is cut off as well (L4)

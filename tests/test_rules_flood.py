@@ -12,8 +12,8 @@ Island used by most tests (``STANDARD``), column across, row down:
 from __future__ import annotations
 
 import pytest
-
 from conftest import QUIET2_ROWS, QUIET_COLS, QUIET_ROWS, STANDARD, Game, island_cards
+
 from inselflucht_env.cards import code, parse
 
 
@@ -97,9 +97,15 @@ def test_R5_3_rise_right_after_fifth_flood_rest_use_fresh_decks():
 
 
 # ---------------------------------------------------------------- R5.4
-@pytest.mark.parametrize("meter,short,turns,floods", [
-    ("normal", False, 22, 45), ("leicht", False, 27, 50), ("schwer", False, 17, 40),
-    ("normal", True, 17, 40)])
+@pytest.mark.parametrize(
+    "meter,short,turns,floods",
+    [
+        ("normal", False, 22, 45),
+        ("leicht", False, 27, 50),
+        ("schwer", False, 17, 40),
+        ("normal", True, 17, 40),
+    ],
+)
 def test_R5_4_45_floods_then_L6(meter, short, turns, floods):
     """R5.4: the water must rise with the meter on its last card: loss L6. With the full
     meter the 45th flood ends the game: take off at the latest in turn 22."""
@@ -144,8 +150,15 @@ def test_R5_5_figure_escapes_free_to_chosen_neighbour_incl_diagonal():
     g.set_status({(2, 2): "flooded"}).sink((1, 2))
     g.do("end_turn")
     assert g.d["pending"] == {"kind": "escape", "figure": 0, "from": [2, 2]}
-    assert g.legal() == {"escape:up", "escape:down", "escape:right", "escape:up-left",
-                         "escape:up-right", "escape:down-left", "escape:down-right"}
+    assert g.legal() == {
+        "escape:up",
+        "escape:down",
+        "escape:right",
+        "escape:up-left",
+        "escape:up-right",
+        "escape:down-left",
+        "escape:down-right",
+    }
     assert g.s.turn == 1 and g.s.in_flood
     g.do("escape:up-left")
     assert g.at(0) == (1, 1) and g.d["places"][0][0] == {"state": "dry", "card": "6C"}

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 import numpy as np
-
 from conftest import STANDARD, Game, fill_layout, layout_rows
+
 from inselflucht_env.cards import ISLAND_CARDS, code, is_king, is_land, suit_of
 from inselflucht_env.engine import HIDDEN
 from inselflucht_env.public import describe, piles, unseen_by_suit, unseen_cards
@@ -115,8 +115,10 @@ def test_R9_undrawn_flood_order_is_hidden():
     layout = fill_layout(EXAMPLE)
     a = Game(layout, [3, 2, 5, 1, 4], [1, 4, 5, 3, 2], fill=False)
     b = Game(layout, [3, 2, 1, 4, 5], [1, 4, 2, 5, 3], fill=False)
-    for names in (["move:up", "move:up", "move:left", "move:down"],
-                  ["move:up", "move:up", "shore:here", "move:right"]):
+    for names in (
+        ["move:up", "move:up", "move:left", "move:down"],
+        ["move:up", "move:up", "shore:here", "move:right"],
+    ):
         a.do(*names)
         b.do(*names)
         assert a.d == b.d and a.legal() == b.legal()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game, P, island_cards
 
-from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, P, Game, island_cards
 from inselflucht_env.cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND, code, parse, suit_of
 from inselflucht_env.config import METER_PRESETS, GameConfig
 from inselflucht_env.engine import DRY, HIDDEN, State
@@ -38,8 +38,7 @@ def test_R1_2_island_cards_land_kings_and_joker():
     assert len(ISLAND_CARDS) == 24 and len(land) == 20 and len(kings) == 4
     assert sorted(code(c) for c in kings) == ["KC", "KD", "KH", "KS"]
     for suit in "CDHS":
-        assert sorted(int(code(c)[:-1]) for c in land if code(c).endswith(suit)) == \
-            [6, 7, 8, 9, 10]
+        assert sorted(int(code(c)[:-1]) for c in land if code(c).endswith(suit)) == [6, 7, 8, 9, 10]
     assert code(HELICOPTER) == "JK"
     s = State.new(GameConfig.make(), np.random.default_rng(1))
     assert sorted(s.card) == list(range(25))
@@ -49,8 +48,11 @@ def test_R1_2_island_cards_land_kings_and_joker():
 def test_R1_3_column_and_row_cards_name_a_place():
     """R1.3: column cards A-5 of spades give the column, row cards A-5 of hearts the row:
     "4 of spades and 2 of hearts: column 4, row 2"."""
-    g = Game(["? ? ? ? ?"] * 2 + ["? ? JK ? ?"] + ["? ? ? ? ?"] * 2,
-             cols=[4, 1, 2, 3, 5], rows=[2, 1, 3, 4, 5])
+    g = Game(
+        ["? ? ? ? ?"] * 2 + ["? ? JK ? ?"] + ["? ? ? ? ?"] * 2,
+        cols=[4, 1, 2, 3, 5],
+        rows=[2, 1, 3, 4, 5],
+    )
     g.do("end_turn")
     assert g.d["flood_discards"] == {"columns": [4], "rows": [2]}
     assert g.status(4, 2) == "flooded"
@@ -104,8 +106,12 @@ def test_R2_1_grid_helicopter_face_up_rest_face_down():
         assert all(s.status[p] == HIDDEN for p in range(25) if p != P(3, 3))
         d = describe(s)
         assert d["places"][2][2] == {"state": "dry", "card": "JK"}
-        assert all(d["places"][r][c] == {"state": "hidden", "card": None}
-                   for r in range(5) for c in range(5) if (r, c) != (2, 2))
+        assert all(
+            d["places"][r][c] == {"state": "hidden", "card": None}
+            for r in range(5)
+            for c in range(5)
+            if (r, c) != (2, 2)
+        )
         deals.add(tuple(s.card))
     assert len(deals) == 6  # shuffled
     g = Game(EXAMPLE, fill=False)
@@ -161,8 +167,11 @@ def test_R2_4_players_solo_and_turn_order(players, figures):
 # ---------------------------------------------------------------- R3 places
 def test_R3_1_place_states_hidden_dry_flooded_sea():
     """R3.1: a place is hidden, dry, flooded or sea (no card: sunk, salvaged, sunk king)."""
-    g = Game(["? ? ? ? ?", "? ? 8H ? ?", "? 7H JK ? ?", "? ? ? ? ?", "? ? ? ? ?"],
-             cols=[3, 1, 2, 4, 5], rows=[2, 1, 5, 4, 3])
+    g = Game(
+        ["? ? ? ? ?", "? ? 8H ? ?", "? 7H JK ? ?", "? ? ? ? ?", "? ? ? ? ?"],
+        cols=[3, 1, 2, 4, 5],
+        rows=[2, 1, 5, 4, 3],
+    )
     assert g.status(3, 2) == "hidden"
     g.do("move:left")  # reveals 7H: dry
     assert g.status(2, 3) == "dry"

@@ -12,8 +12,8 @@ Island used by most tests (``STANDARD``), column across, row down:
 from __future__ import annotations
 
 import pytest
-
 from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game
+
 from inselflucht_env.cards import code
 from inselflucht_env.config import METER_PRESETS, GameConfig, resolve_meter
 
@@ -70,8 +70,24 @@ def test_R7_2_short_game_short_suit_lift_with_two_cards():
 def test_R7_2_short_game_L5_counts_n1():
     """R7.2 with R6.3 L5: the need is n = 1 per treasure, 2 for a short suit."""
     g = Game(STANDARD, [2, 1, 3, 4, 5], [1, 2, 3, 4, 5], short_game=True)
-    g.sink_cards("6C", "7C", "8C", "9C", "6D", "7D", "8D", "9D", "6H", "7H", "8H", "9H",
-                 "6S", "7S", "8S", "9S")  # left: 10C (1,2), 10D, 10H, 10S
+    g.sink_cards(
+        "6C",
+        "7C",
+        "8C",
+        "9C",
+        "6D",
+        "7D",
+        "8D",
+        "9D",
+        "6H",
+        "7H",
+        "8H",
+        "9H",
+        "6S",
+        "7S",
+        "8S",
+        "9S",
+    )  # left: 10C (1,2), 10D, 10H, 10S
     g.set_status({(1, 2): "flooded"})
     assert g.s.remaining == [1, 1, 1, 1]
     g.do("end_turn")  # (2,1) is sea; 4 left, 4 needed (8 if n were 2)
@@ -81,10 +97,14 @@ def test_R7_2_short_game_L5_counts_n1():
 
 
 # ---------------------------------------------------------------- R7.3
-@pytest.mark.parametrize("name,levels,floods", [
-    ("normal", (1, 1, 2, 2, 3, 3, 4, 4, 5), 45),
-    ("leicht", (1, 1, 1, 2, 2, 3, 3, 4, 4, 5), 50),
-    ("schwer", (1, 2, 2, 3, 3, 4, 4, 5), 40)])
+@pytest.mark.parametrize(
+    "name,levels,floods",
+    [
+        ("normal", (1, 1, 2, 2, 3, 3, 4, 4, 5), 45),
+        ("leicht", (1, 1, 1, 2, 2, 3, 3, 4, 4, 5), 50),
+        ("schwer", (1, 2, 2, 3, 3, 4, 4, 5), 40),
+    ],
+)
 def test_R7_3_difficulty_presets(name, levels, floods):
     """R7.3 Ruling: the meter is a list of levels with presets normal (45 floods), leicht
     (50) and schwer (the meter without the first ace, n stays 2: 40)."""
@@ -111,6 +131,10 @@ def test_R7_3_custom_meter_last_card_is_the_last_5():
 def test_R7_variants_combine():
     """R7: all variants are optional and combinable."""
     cfg = GameConfig.make(players=1, taucher=True, short_game=True, meter="leicht")
-    assert (cfg.figures, cfg.swim_cost, cfg.cards_per_treasure, cfg.meter) == \
-        (2, 1, 1, (1, 1, 2, 2, 3, 3, 4, 4, 5))
+    assert (cfg.figures, cfg.swim_cost, cfg.cards_per_treasure, cfg.meter) == (
+        2,
+        1,
+        1,
+        (1, 1, 2, 2, 3, 3, 4, 4, 5),
+    )
     assert cfg.total_floods == 45

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from inselflucht_env.env import InselfluchtEnv
-from inselflucht_env.learned import CheckpointError, load_policy
+from inselflucht_env.learned import load_policy
 from train import config as cfg
 
 CONFIG = Path(__file__).resolve().parent.parent / "configs" / "ppo_2p_normal.yaml"
@@ -32,26 +32,29 @@ def test_shipped_configs_validate_and_keep_their_values():
                 assert conf[section][key] == value, f"{path.name}: {section}.{key}"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("env: {players: 5}", "env.players=5"),
-    ("env: {meter: medium}", "env.meter='medium'"),
-    ("env: {reward: dense}", "env.reward"),
-    ("env: {taucher: 1}", "env.taucher=1 must be of type bool"),
-    ("ppo: {learning_rate: -1}", "ppo.learning_rate=-1 must be > 0"),
-    ("ppo: {learnig_rate: 0.1}", "unknown key ppo.learnig_rate"),
-    ("optimizer: {}", "unknown section 'optimizer'"),
-    ("training: {n_envs: two}", "training.n_envs='two' must be of type int"),
-    ("training: {vec_env: threads}", "training.vec_env"),
-    ("curriculum: {stages: [{until: 10}]}", "stage 0"),
-    ("policy: {net_arch: []}", "policy.net_arch"),
-    ("ppo: {batch_size: 100000}", "batch_size"),
-    ("pretrain: {teacher: oracle}", "pretrain.teacher"),
-    ("pretrain: {dagger_rounds: -1}", "pretrain.dagger_rounds"),
-    ("pretrain: {dagger_teacher: oracle}", "pretrain.dagger_teacher"),
-    ("policy: {advice: search}", "policy.advice"),
-    ("[1, 2]", "top level"),
-    ("env: {players: [", "not valid YAML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("env: {players: 5}", "env.players=5"),
+        ("env: {meter: medium}", "env.meter='medium'"),
+        ("env: {reward: dense}", "env.reward"),
+        ("env: {taucher: 1}", "env.taucher=1 must be of type bool"),
+        ("ppo: {learning_rate: -1}", "ppo.learning_rate=-1 must be > 0"),
+        ("ppo: {learnig_rate: 0.1}", "unknown key ppo.learnig_rate"),
+        ("optimizer: {}", "unknown section 'optimizer'"),
+        ("training: {n_envs: two}", "training.n_envs='two' must be of type int"),
+        ("training: {vec_env: threads}", "training.vec_env"),
+        ("curriculum: {stages: [{until: 10}]}", "stage 0"),
+        ("policy: {net_arch: []}", "policy.net_arch"),
+        ("ppo: {batch_size: 100000}", "batch_size"),
+        ("pretrain: {teacher: oracle}", "pretrain.teacher"),
+        ("pretrain: {dagger_rounds: -1}", "pretrain.dagger_rounds"),
+        ("pretrain: {dagger_teacher: oracle}", "pretrain.dagger_teacher"),
+        ("policy: {advice: search}", "policy.advice"),
+        ("[1, 2]", "top level"),
+        ("env: {players: [", "not valid YAML"),
+    ],
+)
 def test_bad_config_is_rejected_naming_the_key(tmp_path, text, message):
     with pytest.raises(cfg.ConfigError, match=message.replace("(", r"\(").replace("[", r"\[")):
         cfg.load(write(tmp_path, text))
@@ -76,30 +79,66 @@ def smoke_run(tmp_path_factory):
     """A few thousand steps of real training, after a tiny behaviour cloning and a DAgger
     round labelled by the heuristic, with evaluation and a curriculum stage."""
     from train.train import main
+
     run_dir = tmp_path_factory.mktemp("runs")
-    final = main(["--config", str(CONFIG), "--no-progress",
-                  "--set", "total_timesteps=2048", "--set", "n_envs=2", "--set", "n_steps=256",
-                  "--set", "ppo.batch_size=256", "--set", "n_epochs=1", "--set", "eval.freq=1024",
-                  "--set", "eval.episodes=2", "--set", f"run_dir={run_dir}",
-                  "--set", "checkpoint_freq=1024",
-                  "--set", "stages=[{until: 1024, meter: leicht}]",
-                  "--set", "pretrain.games=6", "--set", "pretrain.epochs=1",
-                  "--set", "dagger_rounds=1", "--set", "dagger_games=1", "--set", "workers=1",
-                  "--set", "advice=heuristic", "--set", "dagger_teacher=heuristic"])
+    final = main(
+        [
+            "--config",
+            str(CONFIG),
+            "--no-progress",
+            "--set",
+            "total_timesteps=2048",
+            "--set",
+            "n_envs=2",
+            "--set",
+            "n_steps=256",
+            "--set",
+            "ppo.batch_size=256",
+            "--set",
+            "n_epochs=1",
+            "--set",
+            "eval.freq=1024",
+            "--set",
+            "eval.episodes=2",
+            "--set",
+            f"run_dir={run_dir}",
+            "--set",
+            "checkpoint_freq=1024",
+            "--set",
+            "stages=[{until: 1024, meter: leicht}]",
+            "--set",
+            "pretrain.games=6",
+            "--set",
+            "pretrain.epochs=1",
+            "--set",
+            "dagger_rounds=1",
+            "--set",
+            "dagger_games=1",
+            "--set",
+            "workers=1",
+            "--set",
+            "advice=heuristic",
+            "--set",
+            "dagger_teacher=heuristic",
+        ]
+    )
     return final
 
 
 def test_a_dagger_round_can_be_labelled_by_the_search_agent():
     """One student game on a one-card meter (a few decisions), labelled by the search."""
+    import tempfile
+
+    from inselflucht_env.learned import build_policy, save_checkpoint
     from train.pretrain import _student_games
     from train.train import network_spec
-    from inselflucht_env.learned import build_policy, save_checkpoint
-    import tempfile
+
     spec = network_spec(cfg.defaults()["policy"])
     with tempfile.TemporaryDirectory() as scratch:
         save_checkpoint(build_policy(spec), scratch, spec, {})
-        obs, masks, labels = _student_games((scratch, {"meter": [5], "short_game": True},
-                                            "none", "search", 0, 1))
+        obs, masks, labels = _student_games(
+            (scratch, {"meter": [5], "short_game": True}, "none", "search", 0, 1)
+        )
     assert len(obs) == len(masks) == len(labels) >= 1
     assert all(masks[i][labels[i]] for i in range(len(labels)))
 
@@ -151,31 +190,69 @@ def test_curriculum_reaches_the_environments_under_their_wrappers():
     from inselflucht_env.advice import AdviceWrapper
     from inselflucht_env.config import GameConfig
     from train.train import ENV_ID, Curriculum
+
     venv = make_vec_env(ENV_ID, n_envs=2, wrapper_class=AdviceWrapper)
     curriculum = Curriculum([{"until": 100, "meter": "leicht"}], cfg.defaults()["env"])
     logger = type("Logger", (), {"record": lambda *args: None})()
-    curriculum.init_callback(type("Model", (), {"get_env": lambda self: venv,
-                                                "logger": logger, "num_timesteps": 0})())
+    curriculum.init_callback(
+        type("Model", (), {"get_env": lambda self: venv, "logger": logger, "num_timesteps": 0})()
+    )
     for timesteps, meter in ((0, "leicht"), (100, "normal")):
         curriculum.num_timesteps = timesteps
         curriculum._on_step()
-        assert all(env.unwrapped.config == GameConfig.make(players=2, meter=meter)
-                   for env in venv.envs)
+        assert all(
+            env.unwrapped.config == GameConfig.make(players=2, meter=meter) for env in venv.envs
+        )
+
 
 def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path, capsys):
     from train.train import main
+
     saved = sorted((smoke_run.parent / "checkpoints").glob("step_*"))[-1]
     before = json.loads((saved / "metadata.json").read_text())["timesteps"]
-    final = main(["--config", str(CONFIG), "--no-progress", "--resume", str(saved),
-                  "--set", "total_timesteps=512", "--set", "n_envs=2", "--set", "n_steps=256",
-                  "--set", "ppo.batch_size=256", "--set", "n_epochs=1", "--set", "eval.freq=0",
-                  "--set", f"run_dir={tmp_path}", "--set", "advice=heuristic",
-                  "--set", "pretrain.games=0"])
+    final = main(
+        [
+            "--config",
+            str(CONFIG),
+            "--no-progress",
+            "--resume",
+            str(saved),
+            "--set",
+            "total_timesteps=512",
+            "--set",
+            "n_envs=2",
+            "--set",
+            "n_steps=256",
+            "--set",
+            "ppo.batch_size=256",
+            "--set",
+            "n_epochs=1",
+            "--set",
+            "eval.freq=0",
+            "--set",
+            f"run_dir={tmp_path}",
+            "--set",
+            "advice=heuristic",
+            "--set",
+            "pretrain.games=0",
+        ]
+    )
     meta = json.loads((final / "metadata.json").read_text())
     assert meta["timesteps"] >= before + 512 and meta["resumed_from"] == str(saved)
     with pytest.raises(SystemExit) as exit_info:
-        main(["--config", str(CONFIG), "--no-progress", "--resume", str(saved),
-              "--set", "advice=none", "--set", f"run_dir={tmp_path}"])
+        main(
+            [
+                "--config",
+                str(CONFIG),
+                "--no-progress",
+                "--resume",
+                str(saved),
+                "--set",
+                "advice=none",
+                "--set",
+                f"run_dir={tmp_path}",
+            ]
+        )
     assert exit_info.value.code == 2
     assert "holds another network" in capsys.readouterr().err
 
@@ -183,6 +260,7 @@ def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path, capsys):
 def test_policy_builds_the_observation_it_was_trained_on(smoke_run):
     """``Policy.act`` sees exactly what the training environment (with advice) showed."""
     from inselflucht_env.advice import AdviceWrapper
+
     policy = load_policy(smoke_run)
     env = AdviceWrapper(InselfluchtEnv())
     obs, _ = env.reset(seed=2)
@@ -195,7 +273,9 @@ def test_policy_builds_the_observation_it_was_trained_on(smoke_run):
 
 def test_enjoy_plays_and_prints_decisions_by_name(smoke_run, tmp_path):
     import io
+
     from inselflucht_env.enjoy import play
+
     out = io.StringIO()
     outcome = play(str(smoke_run), seed=1, out=out)
     text = out.getvalue()
@@ -214,8 +294,10 @@ def test_shipped_checkpoint_loads_matches_the_env_and_plays_legal_moves(name):
     policy = load_policy(shipped)
     meta = policy.metadata
     assert meta["evaluation"]["policy"]["episodes"] >= 1000
-    assert meta["evaluation"]["heuristic_same_seeds"]["episodes"] == \
-        meta["evaluation"]["policy"]["episodes"]
+    assert (
+        meta["evaluation"]["heuristic_same_seeds"]["episodes"]
+        == meta["evaluation"]["policy"]["episodes"]
+    )
     assert (shipped / "weights.safetensors").stat().st_size <= 5 * 1024 * 1024
     assert_plays_only_legal_moves(policy, 0)
 
@@ -223,8 +305,22 @@ def test_shipped_checkpoint_loads_matches_the_env_and_plays_legal_moves(name):
 def test_ship_selects_on_other_seeds_and_reports_beside_the_heuristic(smoke_run, tmp_path):
     from train.seeds import SELECTION_SEEDS
     from train.ship import main
-    meta = main([str(smoke_run.parent), "--name", "smoke", "--episodes", "3",
-                 "--select-episodes", "2", "--workers", "1", "--out", str(tmp_path)])
+
+    meta = main(
+        [
+            str(smoke_run.parent),
+            "--name",
+            "smoke",
+            "--episodes",
+            "3",
+            "--select-episodes",
+            "2",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     evaluation = meta["evaluation"]
     assert set(evaluation["selection"]) == {"final", "best", "pretrained"}
     assert all(v["seed"] == SELECTION_SEEDS for v in evaluation["selection"].values())

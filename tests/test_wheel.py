@@ -22,20 +22,44 @@ ROOT = Path(__file__).resolve().parent.parent
 def installed(tmp_path_factory) -> tuple[Path, dict[str, str], Path]:
     """(install folder, environment that imports from it, the wheel)."""
     scratch = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "--quiet", "--wheel-dir", str(scratch / "dist"), str(ROOT)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "--wheel-dir",
+            str(scratch / "dist"),
+            str(ROOT),
+        ],
+        check=True,
+    )
     wheel = next((scratch / "dist").glob("inselflucht_gym-*.whl"))
     target = scratch / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet",
-                    "--target", str(target), str(wheel)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--quiet",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+    )
     env = dict(os.environ, PYTHONPATH=str(target))
     return target, env, wheel
 
 
 def run_outside(installed, args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
     target, env, _ = installed
-    return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
 
 
 def test_wheel_holds_the_package_and_the_shipped_policies_but_no_train_package(installed):
@@ -53,14 +77,15 @@ def test_installed_package_loads_a_shipped_policy_by_name_and_plays(installed, t
         "from inselflucht_env.learned import load_policy, shipped_names\n"
         "from inselflucht_env.config import GameConfig\n"
         "from inselflucht_env.engine import State\n"
-        "assert inselflucht_env.__file__.startswith(%r), inselflucht_env.__file__\n"
+        f"assert inselflucht_env.__file__.startswith({str(installed[0])!r})\n"
         "assert 'ppo_2p_normal' in shipped_names()\n"
         "policy = load_policy('ppo_2p_normal')\n"
         "rng = np.random.default_rng(0)\n"
         "state = State.new(GameConfig.make(players=2), rng)\n"
         "while state.outcome is None:\n"
         "    state.apply(policy.act(state), rng)\n"
-        "print('outcome', state.outcome)\n" % str(installed[0]))
+        "print('outcome', state.outcome)\n"
+    )
     done = run_outside(installed, [sys.executable, "-c", script], tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("outcome ")
@@ -68,12 +93,16 @@ def test_installed_package_loads_a_shipped_policy_by_name_and_plays(installed, t
 
 def test_console_scripts_enjoy_a_shipped_policy_by_name_and_name_a_bad_one(installed, tmp_path):
     bin_dir = installed[0] / "bin"
-    done = run_outside(installed, [str(bin_dir / "inselflucht-enjoy"), "--agent",
-                                   "ppo_2p_normal_noadvice", "--seed", "3"], tmp_path)
+    done = run_outside(
+        installed,
+        [str(bin_dir / "inselflucht-enjoy"), "--agent", "ppo_2p_normal_noadvice", "--seed", "3"],
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert "plays all 2 figure(s); seed 3" in done.stdout and "outcome: " in done.stdout
-    done = run_outside(installed, [str(bin_dir / "inselflucht-evaluate"), "--agent",
-                                   "no_such_policy"], tmp_path)
+    done = run_outside(
+        installed, [str(bin_dir / "inselflucht-evaluate"), "--agent", "no_such_policy"], tmp_path
+    )
     assert done.returncode == 2 and done.stderr.startswith("error: no checkpoint")
     assert "ppo_2p_normal" in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert (bin_dir / "inselflucht-play").is_file()

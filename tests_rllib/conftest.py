@@ -27,12 +27,18 @@ def ray_local():
     ray.shutdown()
 
 
-def cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None
-        ) -> subprocess.CompletedProcess:
+def cli(
+    *args: str, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """``python -m <args>`` from the repository root, output captured."""
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, **(env or {})})
-
+    return subprocess.run(
+        [sys.executable, "-m", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
 
 
 @pytest.fixture(scope="session")

@@ -17,8 +17,7 @@ def _blocks() -> dict[str, str]:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
     named = {}
     for code in blocks:
-        name = ("rllib" if "ray.rllib" in code else "torchrl" if "torchrl" in code
-                else "wrappers")
+        name = "rllib" if "ray.rllib" in code else "torchrl" if "torchrl" in code else "wrappers"
         assert name not in named, f"two {name} blocks in {DOC}"
         named[name] = code
     return named
@@ -44,4 +43,5 @@ def test_doc_example_runs(name, tmp_path, monkeypatch, request):
                 folder.rmdir()
     if name == "rllib":
         from inselflucht_env.learned.policy import load_policy
+
         assert load_policy(str(tmp_path / "my_rllib_policy")).spec.net_arch == (64, 64)

@@ -26,12 +26,17 @@ def _address(ray_local) -> str:
     return ray_local.get_runtime_context().gcs_address
 
 
-@pytest.mark.parametrize("agent, extra", [
-    ("heuristic", ["--players", "3", "--episodes", "24"]),
-    # the search agent with a rollout budget and no clock (a clock makes it load-dependent)
-    ("search", ["--players", "2", "--episodes", "3", "--simulations", "60",
-                "--seconds", "1000"]),
-])
+@pytest.mark.parametrize(
+    "agent, extra",
+    [
+        ("heuristic", ["--players", "3", "--episodes", "24"]),
+        # the search agent with a rollout budget and no clock (a clock makes it load-dependent)
+        (
+            "search",
+            ["--players", "2", "--episodes", "3", "--simulations", "60", "--seconds", "1000"],
+        ),
+    ],
+)
 def test_cli_ray_matches_pool(ray_local, agent, extra):
     common = ["train.evaluate", "--agent", agent, *extra, "--json", "--details"]
     pool = cli(*common, "--workers", "2", "--no-progress")
@@ -48,14 +53,29 @@ def test_cli_ray_matches_pool(ray_local, agent, extra):
 def test_difficulty_ray_matches_pool(ray_local, tmp_path):
     def grid(*backend):
         out = tmp_path / f"d{len(backend)}"
-        done = cli("train.difficulty", "--heuristic-games", "3", "--novice-games", "2",
-                   "--search-games", "0", "--out", f"{out}.md", "--plot", "",
-                   "--json-out", f"{out}.json", *backend)
+        done = cli(
+            "train.difficulty",
+            "--heuristic-games",
+            "3",
+            "--novice-games",
+            "2",
+            "--search-games",
+            "0",
+            "--out",
+            f"{out}.md",
+            "--plot",
+            "",
+            "--json-out",
+            f"{out}.json",
+            *backend,
+        )
         assert done.returncode == 0, done.stderr
         return json.loads((tmp_path / f"{out.name}.json").read_text())["agents"]
 
-    pool, via_ray = grid("--workers", "2"), grid("--backend", "ray", "--address",
-                                                  _address(ray_local))
+    pool, via_ray = (
+        grid("--workers", "2"),
+        grid("--backend", "ray", "--address", _address(ray_local)),
+    )
     assert set(pool) == {"heuristic", "novice"} and len(pool["heuristic"]) == 36
     for agent, cells in pool.items():
         for key, cell in cells.items():
@@ -76,14 +96,17 @@ def test_a_worker_killed_mid_run_loses_and_doubles_nothing(ray_local, kill_marke
 
 def test_bad_input_on_a_worker_is_one_clear_error(ray_local, tmp_path):
     from inselflucht_env.errors import InputError
+
     with pytest.raises(InputError, match=r"^on a Ray worker: no checkpoint .*gone"):
-        R.run_episodes_ray(str(tmp_path / "gone"), GameConfig.make(players=2), range(3),
-                           progress=False)
+        R.run_episodes_ray(
+            str(tmp_path / "gone"), GameConfig.make(players=2), range(3), progress=False
+        )
 
 
 def test_progress_bar_counts_games(ray_local, capsys):
-    R.run_episodes_ray("heuristic", GameConfig.make(players=2), range(12), desc="ray-test",
-                       chunk_size=4)
+    R.run_episodes_ray(
+        "heuristic", GameConfig.make(players=2), range(12), desc="ray-test", chunk_size=4
+    )
     err = capsys.readouterr().err
     assert "ray-test" in err and "12/12" in err
 
@@ -92,13 +115,18 @@ def test_connect_reuses_the_running_ray(ray_local):
     assert R.connect("127.0.0.1:1") == 2  # already connected: the address is not dialled
 
 
-@pytest.mark.parametrize("flags, message", [
-    (["--backend", "ray", "--address", "127.0.0.1:1"],
-     "cannot reach a Ray cluster at --address '127.0.0.1:1'"),
-    (["--backend", "ray", "--address", "nonsense"], "is not auto, HOST:PORT or ray://"),
-    (["--backend", "ray", "--workers", "2"], "--workers is for --backend pool"),
-    (["--address", "auto"], "--address is for --backend ray"),
-])
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (
+            ["--backend", "ray", "--address", "127.0.0.1:1"],
+            "cannot reach a Ray cluster at --address '127.0.0.1:1'",
+        ),
+        (["--backend", "ray", "--address", "nonsense"], "is not auto, HOST:PORT or ray://"),
+        (["--backend", "ray", "--workers", "2"], "--workers is for --backend pool"),
+        (["--address", "auto"], "--address is for --backend ray"),
+    ],
+)
 def test_bad_backend_input_is_one_line(flags, message):
     done = cli("train.evaluate", "--episodes", "2", *flags, timeout=60)
     assert done.returncode == 2

@@ -35,7 +35,7 @@ def _batch(n: int = 64, seed: int = 0) -> dict[str, np.ndarray]:
     rows = []
     rng = np.random.default_rng(seed)
     while len(rows) < n:
-        (agent, o), = obs.items()
+        ((agent, o),) = obs.items()
         rows.append(o)
         action = int(rng.choice(np.flatnonzero(o["action_mask"])))
         obs, _, done, _, _ = env.step({agent: action})
@@ -47,17 +47,21 @@ def _batch(n: int = 64, seed: int = 0) -> dict[str, np.ndarray]:
 def test_rllib_env_has_rllib_keys_and_one_shared_policy():
     env = make_env({"players": 4})
     obs, _ = env.reset(seed=1)
-    (agent, o), = obs.items()
+    ((agent, o),) = obs.items()
     assert set(o) == {"observations", "action_mask"} and env.observation_spaces[agent] == SPACE
     assert {shared_policy(a) for a in env.possible_agents} == {"shared"}
 
 
 @pytest.mark.parametrize("features", ["board_cnn", "mlp"])
 def test_module_masks_illegal_actions_and_exports_the_same_network(tmp_path, features):
-    spec = NetworkSpec(OBSERVATION_SIZE, features=features, net_arch=(32, 32), features_dim=64,
-                       cnn_channels=8)
-    module = InselfluchtRLModule(observation_space=SPACE, action_space=gym.spaces.Discrete(36),
-                                 model_config={"network": spec.to_json()})
+    spec = NetworkSpec(
+        OBSERVATION_SIZE, features=features, net_arch=(32, 32), features_dim=64, cnn_channels=8
+    )
+    module = InselfluchtRLModule(
+        observation_space=SPACE,
+        action_space=gym.spaces.Discrete(36),
+        model_config={"network": spec.to_json()},
+    )
     data = _batch()
     batch = {Columns.OBS: {k: torch.as_tensor(v) for k, v in data.items()}}
     logits = module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS]
@@ -70,14 +74,16 @@ def test_module_masks_illegal_actions_and_exports_the_same_network(tmp_path, fea
     folder = export(module, tmp_path / "exported", {"trainer": "test"})
     network, loaded_spec, _ = load_network(folder)
     assert loaded_spec == spec
-    probs, exported_values = load_policy(str(folder)).evaluate(data["observations"],
-                                                               data["action_mask"])
+    probs, exported_values = load_policy(str(folder)).evaluate(
+        data["observations"], data["action_mask"]
+    )
     np.testing.assert_allclose(probs, torch.softmax(logits, -1).detach().numpy(), atol=1e-5)
     np.testing.assert_allclose(exported_values, values.detach().numpy(), atol=1e-5)
 
 
 def test_smoke_training_respects_masks_and_exports(ray_local, tmp_path):
     from train.rllib import main
+
     final = main(["--config", "configs/rllib_smoke.yaml", "--set", f"output.run_dir={tmp_path}"])
     run_dir = final.parent
     lines = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
@@ -89,17 +95,37 @@ def test_smoke_training_respects_masks_and_exports(ray_local, tmp_path):
     meta = json.loads((final / "metadata.json").read_text())
     assert meta["illegal_actions"] == 0 and meta["iterations"] == 2
     assert sorted(p.name for p in final.iterdir()) == ["metadata.json", "weights.safetensors"]
-    done = cli("train.evaluate", "--agent", str(final), "--episodes", "3", "--workers", "1",
-               "--json", "--no-progress")
+    done = cli(
+        "train.evaluate",
+        "--agent",
+        str(final),
+        "--episodes",
+        "3",
+        "--workers",
+        "1",
+        "--json",
+        "--no-progress",
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["episodes"] == 3
 
     saved = run_dir / "checkpoints" / "iter_000002"  # the safe copy; RLlib's is never read
     assert sorted(p.name for p in saved.iterdir()) == ["metadata.json", "weights.safetensors"]
-    again = main(["--config", "configs/rllib_smoke.yaml", "--set", f"output.run_dir={tmp_path}",
-                  "--set", "iterations=1", "--resume", str(saved)])
-    resumed = json.loads((again.parent / "checkpoints" / "iter_000001" / "metadata.json")
-                         .read_text())
+    again = main(
+        [
+            "--config",
+            "configs/rllib_smoke.yaml",
+            "--set",
+            f"output.run_dir={tmp_path}",
+            "--set",
+            "iterations=1",
+            "--resume",
+            str(saved),
+        ]
+    )
+    resumed = json.loads(
+        (again.parent / "checkpoints" / "iter_000001" / "metadata.json").read_text()
+    )
     assert resumed["resumed_from"] == str(saved)
 
 
@@ -109,14 +135,17 @@ def test_shipped_configs_validate(path):
     assert conf["ppo"]["minibatch_size"] <= conf["ppo"]["train_batch_size_per_learner"]
 
 
-@pytest.mark.parametrize("path, overrides, message", [
-    ("configs/ppo_4p_normal.yaml", [], "pretrain is not a train.rllib setting"),
-    ("configs/rllib_smoke.yaml", ["ppo.minibatch_size=5000"], "must not exceed"),
-    ("configs/rllib_smoke.yaml", ["policy.advice=heuristic"], "no advice wrapper"),
-    ("configs/rllib_smoke.yaml", ["ppo.lr=fast"], "ppo.lr='fast' must be of type"),
-    ("configs/rllib_smoke.yaml", ["num_env_runner=2"], "unknown key 'num_env_runner'"),
-    ("configs/rllib_smoke.yaml", ["lr=1e-4"], None),
-])
+@pytest.mark.parametrize(
+    "path, overrides, message",
+    [
+        ("configs/ppo_4p_normal.yaml", [], "pretrain is not a train.rllib setting"),
+        ("configs/rllib_smoke.yaml", ["ppo.minibatch_size=5000"], "must not exceed"),
+        ("configs/rllib_smoke.yaml", ["policy.advice=heuristic"], "no advice wrapper"),
+        ("configs/rllib_smoke.yaml", ["ppo.lr=fast"], "ppo.lr='fast' must be of type"),
+        ("configs/rllib_smoke.yaml", ["num_env_runner=2"], "unknown key 'num_env_runner'"),
+        ("configs/rllib_smoke.yaml", ["lr=1e-4"], None),
+    ],
+)
 def test_config_errors_name_the_key(path, overrides, message):
     if message is None:
         assert cfg.load(path, overrides)["ppo"]["lr"] == 1e-4
@@ -125,13 +154,20 @@ def test_config_errors_name_the_key(path, overrides, message):
         cfg.load(path, overrides)
 
 
-@pytest.mark.parametrize("flags, message", [
-    (["--config", "configs/ppo_quick.yaml"], "is not a train.rllib setting"),
-    (["--config", "configs/rllib_smoke.yaml", "--resume", "runs/none"],
-     "--resume: checkpoint 'runs/none' does not exist"),
-    (["--config", "configs/rllib_smoke.yaml", "--address", "127.0.0.1:1"],
-     "cannot reach a Ray cluster"),
-])
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--config", "configs/ppo_quick.yaml"], "is not a train.rllib setting"),
+        (
+            ["--config", "configs/rllib_smoke.yaml", "--resume", "runs/none"],
+            "--resume: checkpoint 'runs/none' does not exist",
+        ),
+        (
+            ["--config", "configs/rllib_smoke.yaml", "--address", "127.0.0.1:1"],
+            "cannot reach a Ray cluster",
+        ),
+    ],
+)
 def test_cli_errors_are_one_line(flags, message):
     done = cli("train.rllib", *flags, timeout=120)
     assert done.returncode == 2
@@ -141,8 +177,21 @@ def test_cli_errors_are_one_line(flags, message):
 
 def test_too_many_env_runners_for_the_cluster_is_one_line(ray_local, tmp_path):
     address = ray_local.get_runtime_context().gcs_address
-    done = cli("train.rllib", "--config", "configs/rllib_smoke.yaml", "--address", address,
-               "--set", "num_env_runners=64", "--set", f"output.run_dir={tmp_path}", timeout=120)
+    done = cli(
+        "train.rllib",
+        "--config",
+        "configs/rllib_smoke.yaml",
+        "--address",
+        address,
+        "--set",
+        "num_env_runners=64",
+        "--set",
+        f"output.run_dir={tmp_path}",
+        timeout=120,
+    )
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines()[-1].startswith(
-        "error: env_runners.num_env_runners=64 needs 64 CPUs, the Ray cluster at"), done.stderr
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith("error: env_runners.num_env_runners=64 needs 64 CPUs, the Ray cluster at")
+    ), done.stderr

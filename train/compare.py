@@ -36,26 +36,42 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     n = len(seeds)
     ka, kb = sum(wa[s] for s in seeds), sum(wb[s] for s in seeds)
     d, lo, hi = difference_ci(only_a, only_b, n)
-    return {"a": a["agent"], "b": b["agent"], "seeds": n, "first_seed": seeds[0],
-            "last_seed": seeds[-1], "wins_a": ka, "wins_b": kb,
-            "win_rate_a": ka / n, "ci_a": wilson(ka, n), "win_rate_b": kb / n,
-            "ci_b": wilson(kb, n), "only_a": only_a, "only_b": only_b,
-            "difference": d, "difference_ci": (lo, hi), "p_value": mcnemar(only_a, only_b)}
+    return {
+        "a": a["agent"],
+        "b": b["agent"],
+        "seeds": n,
+        "first_seed": seeds[0],
+        "last_seed": seeds[-1],
+        "wins_a": ka,
+        "wins_b": kb,
+        "win_rate_a": ka / n,
+        "ci_a": wilson(ka, n),
+        "win_rate_b": kb / n,
+        "ci_b": wilson(kb, n),
+        "only_a": only_a,
+        "only_b": only_b,
+        "difference": d,
+        "difference_ci": (lo, hi),
+        "p_value": mcnemar(only_a, only_b),
+    }
 
 
 def format_comparison(c: dict[str, Any]) -> str:
     pa, pb = 100 * c["win_rate_a"], 100 * c["win_rate_b"]
-    return "\n".join([
-        f"{c['a']} vs {c['b']} on {c['seeds']} shared seeds ({c['first_seed']}..{c['last_seed']})",
-        f"  {c['a']}: {c['wins_a']} wins = {pa:.1f}% (95% {100 * c['ci_a'][0]:.1f}-"
-        f"{100 * c['ci_a'][1]:.1f}%)",
-        f"  {c['b']}: {c['wins_b']} wins = {pb:.1f}% (95% {100 * c['ci_b'][0]:.1f}-"
-        f"{100 * c['ci_b'][1]:.1f}%)",
-        f"  won only by {c['a']}: {c['only_a']}, only by {c['b']}: {c['only_b']}",
-        f"  difference {100 * c['difference']:+.1f} points (paired 95% "
-        f"{100 * c['difference_ci'][0]:+.1f} to {100 * c['difference_ci'][1]:+.1f}); exact "
-        f"McNemar p = {c['p_value']:.3g}",
-    ])
+    return "\n".join(
+        [
+            f"{c['a']} vs {c['b']} on {c['seeds']} shared seeds "
+            f"({c['first_seed']}..{c['last_seed']})",
+            f"  {c['a']}: {c['wins_a']} wins = {pa:.1f}% (95% {100 * c['ci_a'][0]:.1f}-"
+            f"{100 * c['ci_a'][1]:.1f}%)",
+            f"  {c['b']}: {c['wins_b']} wins = {pb:.1f}% (95% {100 * c['ci_b'][0]:.1f}-"
+            f"{100 * c['ci_b'][1]:.1f}%)",
+            f"  won only by {c['a']}: {c['only_a']}, only by {c['b']}: {c['only_b']}",
+            f"  difference {100 * c['difference']:+.1f} points (paired 95% "
+            f"{100 * c['difference_ci'][0]:+.1f} to {100 * c['difference_ci'][1]:+.1f}); exact "
+            f"McNemar p = {c['p_value']:.3g}",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

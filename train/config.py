@@ -39,7 +39,8 @@ class _Loader(yaml.SafeLoader):
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$"),
-    list("-+.0123456789"))
+    list("-+.0123456789"),
+)
 
 
 def _yaml(text: str) -> Any:
@@ -68,8 +69,10 @@ def _whole(v: Any) -> Any:
 
 def _rule(allowed: str, ok) -> Any:
     """A check: ``ok(value)`` true or the text "must be <allowed>"."""
+
     def check(v):
         return None if ok(v) else f"must be {allowed}"
+
     check.allowed = allowed
     return check
 
@@ -78,7 +81,7 @@ _positive = _rule("> 0", lambda v: v > 0)
 _positive_finite = _rule("> 0 and finite", lambda v: 0 < v < math.inf)
 _non_negative = _rule(">= 0", lambda v: v >= 0)
 _fraction = _rule("within [0, 1]", lambda v: 0 <= v <= 1)
-_seed = _rule("within [0, 2**32 - 1]", lambda v: 0 <= v < 2 ** 32)
+_seed = _rule("within [0, 2**32 - 1]", lambda v: 0 <= v < 2**32)
 
 
 def _choice(*allowed):
@@ -86,18 +89,28 @@ def _choice(*allowed):
 
 
 _METER_ALLOWED = f"one of {sorted(METER_PRESETS)} or a non-empty list of integer levels 1-5"
-_meter = _rule(_METER_ALLOWED, lambda v: v in METER_PRESETS if isinstance(v, str) else (
-    isinstance(v, list) and bool(v) and all(_is_int(x) and 1 <= x <= 5 for x in v)))
-_net_arch = _rule("a non-empty list of positive integer layer sizes", lambda v: (
-    isinstance(v, list) and bool(v) and all(_is_int(x) and x > 0 for x in v)))
+_meter = _rule(
+    _METER_ALLOWED,
+    lambda v: (
+        v in METER_PRESETS
+        if isinstance(v, str)
+        else (isinstance(v, list) and bool(v) and all(_is_int(x) and 1 <= x <= 5 for x in v))
+    ),
+)
+_net_arch = _rule(
+    "a non-empty list of positive integer layer sizes",
+    lambda v: isinstance(v, list) and bool(v) and all(_is_int(x) and x > 0 for x in v),
+)
 _folder_name = _rule(
-    "a plain folder name (not empty, not '.' or '..', without '/', '\\', ':'), "
-    "e.g. ppo_2p_normal",
-    lambda v: bool(v.strip()) and v not in (".", "..") and not any(c in v for c in "/\\:\0"))
+    "a plain folder name (not empty, not '.' or '..', without '/', '\\', ':'), e.g. ppo_2p_normal",
+    lambda v: bool(v.strip()) and v not in (".", "..") and not any(c in v for c in "/\\:\0"),
+)
 
 _STAGE_GAME_KEYS = ("players", "taucher", "short_game", "meter")
-_STAGE = ("{until: timesteps, and any of players, taucher, short_game, meter; a missing one "
-          "is the env section's}")
+_STAGE = (
+    "{until: timesteps, and any of players, taucher, short_game, meter; a missing one "
+    "is the env section's}"
+)
 
 
 def _stage_problem(i: int, stage: Any, previous: int) -> str | None:
@@ -106,33 +119,43 @@ def _stage_problem(i: int, stage: Any, previous: int) -> str | None:
     Each game key is checked as the ``env`` section's key of that name (``SCHEMA["env"]``).
     """
     if not isinstance(stage, dict):
-        return (f"has a bad stage {i} ({type(stage).__name__}): each stage must be a mapping "
-                f"{_STAGE}")
+        return (
+            f"has a bad stage {i} ({type(stage).__name__}): each stage must be a mapping {_STAGE}"
+        )
     unknown = sorted(map(str, set(stage) - {"until", *_STAGE_GAME_KEYS}))
     if unknown:
-        return (f"has a bad stage {i}: unknown key(s) {unknown}; a stage takes 'until' and "
-                f"any of {list(_STAGE_GAME_KEYS)}")
+        return (
+            f"has a bad stage {i}: unknown key(s) {unknown}; a stage takes 'until' and "
+            f"any of {list(_STAGE_GAME_KEYS)}"
+        )
     if "until" not in stage:
         return f"has a bad stage {i}: 'until' is missing, {_STAGE}"
     if not set(stage) & set(_STAGE_GAME_KEYS):
-        return (f"has a bad stage {i}: it changes nothing; name at least one of "
-                f"{list(_STAGE_GAME_KEYS)}")
+        return (
+            f"has a bad stage {i}: it changes nothing; name at least one of "
+            f"{list(_STAGE_GAME_KEYS)}"
+        )
     until = stage["until"]
     if not _is_int(until) or until <= 0:
-        return (f"has a bad stage {i}: 'until'={until!r} must be a positive whole number "
-                "of timesteps")
+        return (
+            f"has a bad stage {i}: 'until'={until!r} must be a positive whole number of timesteps"
+        )
     if until <= previous:
-        return (f"has a bad stage {i}: 'until'={until} must be greater than the previous "
-                f"stage's {previous} (stages run in order)")
+        return (
+            f"has a bad stage {i}: 'until'={until} must be greater than the previous "
+            f"stage's {previous} (stages run in order)"
+        )
     for name in _STAGE_GAME_KEYS:
         if name not in stage:
             continue
         key, value = SCHEMA["env"][name], stage[name]
         allowed = getattr(key.check, "allowed", None)
         if isinstance(value, bool) and bool not in key.types or not isinstance(value, key.types):
-            return (f"has a bad stage {i}: {name!r}={value!r} must be of type "
-                    f"{' or '.join(t.__name__ for t in key.types)}"
-                    f"{f' (allowed: {allowed})' if allowed else ''}")
+            return (
+                f"has a bad stage {i}: {name!r}={value!r} must be of type "
+                f"{' or '.join(t.__name__ for t in key.types)}"
+                f"{f' (allowed: {allowed})' if allowed else ''}"
+            )
         problem = key.check(value) if key.check else None
         if problem:
             return f"has a bad stage {i}: {name!r}={value!r} {problem}"
@@ -160,41 +183,67 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "taucher": Key((bool,), False, "variant Taucher: swimming costs 1 action (R7.1)"),
         "short_game": Key((bool,), False, "variant Kurzes Spiel (R7.2)"),
         "meter": Key((str, list), "normal", "meter preset or list of levels (R7.3)", _meter),
-        "reward": Key((str,), "shaped", "reward scheme used for learning",
-                      _choice(*REWARD_SCHEMES)),
+        "reward": Key(
+            (str,), "shaped", "reward scheme used for learning", _choice(*REWARD_SCHEMES)
+        ),
     },
     "curriculum": {
-        "stages": Key((list,), [], "games to train on before the env section's, in order: "
-                      "[{until: timesteps, players: 2, taucher: true, short_game: true, "
-                      "meter: leicht}, ...]; each game key is optional (missing: the env "
-                      "section's)", _stages),
+        "stages": Key(
+            (list,),
+            [],
+            "games to train on before the env section's, in order: "
+            "[{until: timesteps, players: 2, taucher: true, short_game: true, "
+            "meter: leicht}, ...]; each game key is optional (missing: the env "
+            "section's)",
+            _stages,
+        ),
     },
     "pretrain": {
-        "games": Key((int,), 0, "teacher games for behaviour cloning before PPO (0 = off)",
-                     _non_negative),
-        "teacher": Key((str,), "heuristic", "agent to imitate (inselflucht_env.agents)",
-                       _choice("heuristic", "search", "random")),
-        "dagger_teacher": Key((str,), "same", "agent that labels the DAgger states ('same' = "
-                              "teacher); e.g. the slower, stronger search agent",
-                              _choice("same", "heuristic", "search")),
+        "games": Key(
+            (int,), 0, "teacher games for behaviour cloning before PPO (0 = off)", _non_negative
+        ),
+        "teacher": Key(
+            (str,),
+            "heuristic",
+            "agent to imitate (inselflucht_env.agents)",
+            _choice("heuristic", "search", "random"),
+        ),
+        "dagger_teacher": Key(
+            (str,),
+            "same",
+            "agent that labels the DAgger states ('same' = "
+            "teacher); e.g. the slower, stronger search agent",
+            _choice("same", "heuristic", "search"),
+        ),
         "epochs": Key((int,), 5, "passes over the teacher data", _positive),
         "batch_size": Key((int,), 1024, "minibatch size of behaviour cloning", _positive),
-        "learning_rate": Key((float, int), 1e-3, "Adam step size of behaviour cloning",
-                             _positive_finite),
+        "learning_rate": Key(
+            (float, int), 1e-3, "Adam step size of behaviour cloning", _positive_finite
+        ),
         "workers": Key((int,), 2, "processes playing teacher games", _positive),
-        "dagger_rounds": Key((int,), 0, "DAgger rounds after cloning: play the student, label "
-                             "its states with the teacher, refit", _non_negative),
+        "dagger_rounds": Key(
+            (int,),
+            0,
+            "DAgger rounds after cloning: play the student, label "
+            "its states with the teacher, refit",
+            _non_negative,
+        ),
         "dagger_games": Key((int,), 1000, "student games per DAgger round", _positive),
     },
     "training": {
         "total_timesteps": Key((int,), 1_000_000, "environment steps to train", _positive),
         "n_envs": Key((int,), 8, "parallel environments", _positive),
-        "vec_env": Key((str,), "dummy", "dummy (one process) or subproc",
-                       _choice("dummy", "subproc")),
+        "vec_env": Key(
+            (str,), "dummy", "dummy (one process) or subproc", _choice("dummy", "subproc")
+        ),
         "seed": Key((int,), 0, "seed of environments, network and sampling", _seed),
         "device": Key((str,), "cpu", "torch device", _choice("cpu", "cuda", "auto")),
-        "torch_threads": Key((int,), 1, "torch CPU threads (1 is fastest for small nets "
-                             "beside busy environment processes)", _positive),
+        "torch_threads": Key(
+            (int,),
+            1,
+            "torch CPU threads (1 is fastest for small nets beside busy environment processes)",
+            _positive,
+        ),
     },
     "ppo": {
         "learning_rate": Key((float, int), 3e-4, "Adam step size", _positive_finite),
@@ -209,25 +258,40 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "max_grad_norm": Key((float, int), 0.5, "gradient clipping", _positive_finite),
     },
     "policy": {
-        "features": Key((str,), "board_cnn", "board_cnn (conv over the 5x5 planes) or mlp",
-                        _choice("board_cnn", "mlp")),
+        "features": Key(
+            (str,),
+            "board_cnn",
+            "board_cnn (conv over the 5x5 planes) or mlp",
+            _choice("board_cnn", "mlp"),
+        ),
         "cnn_channels": Key((int,), 32, "channels of the board convolutions", _positive),
         "features_dim": Key((int,), 256, "size of the extracted features", _positive),
         "net_arch": Key((list,), [256, 256], "hidden layers of policy and value heads", _net_arch),
-        "advice": Key((str,), "none", "append an agent's choice to the observation "
-                      "(inselflucht_env.advice): none or heuristic", _choice(*ADVISORS)),
+        "advice": Key(
+            (str,),
+            "none",
+            "append an agent's choice to the observation "
+            "(inselflucht_env.advice): none or heuristic",
+            _choice(*ADVISORS),
+        ),
     },
     "eval": {
-        "freq": Key((int,), 50_000, "evaluate every this many timesteps (0 = never)",
-                    _non_negative),
+        "freq": Key(
+            (int,), 50_000, "evaluate every this many timesteps (0 = never)", _non_negative
+        ),
         "episodes": Key((int,), 100, "episodes per evaluation (plain game, win reward)", _positive),
     },
     "output": {
         "run_dir": Key((str,), "runs", "folder that receives one sub-folder per run"),
-        "name": Key((str,), "ppo_2p_normal", "run name prefix: a plain folder name inside "
-                    "run_dir", _folder_name),
-        "checkpoint_freq": Key((int,), 100_000, "save a resumable model every this many steps",
-                               _positive),
+        "name": Key(
+            (str,),
+            "ppo_2p_normal",
+            "run name prefix: a plain folder name inside run_dir",
+            _folder_name,
+        ),
+        "checkpoint_freq": Key(
+            (int,), 100_000, "save a resumable model every this many steps", _positive
+        ),
     },
 }
 
@@ -235,8 +299,10 @@ _SECTIONS_TEXT = f"a mapping of sections {list(SCHEMA)}, e.g. 'training: {{n_env
 
 
 def defaults() -> dict[str, dict[str, Any]]:
-    return {section: {k: copy.deepcopy(key.default) for k, key in keys.items()}
-            for section, keys in SCHEMA.items()}
+    return {
+        section: {k: copy.deepcopy(key.default) for k, key in keys.items()}
+        for section, keys in SCHEMA.items()
+    }
 
 
 def _convert(key: Key, value: Any) -> Any:
@@ -268,14 +334,18 @@ def _check_value(section: str, name: str, value: Any, source: str) -> Any:
     where = f"{source}: {section}.{name}={value!r}"
     allowed = getattr(key.check, "allowed", None)
     if key.types == (int,) and isinstance(value, float) and not value.is_integer():
-        raise ConfigError(f"{where} must be a whole number (of type int"
-                          f"{f', {allowed}' if allowed else ''}); a float such as 1e5 is "
-                          "taken only when it is whole")
+        raise ConfigError(
+            f"{where} must be a whole number (of type int"
+            f"{f', {allowed}' if allowed else ''}); a float such as 1e5 is "
+            "taken only when it is whole"
+        )
     value = _convert(key, value)
     if isinstance(value, bool) and bool not in key.types or not isinstance(value, key.types):
-        raise ConfigError(f"{where} must be of type "
-                          f"{' or '.join(t.__name__ for t in key.types)}"
-                          f"{f' (allowed: {allowed})' if allowed else ''}")
+        raise ConfigError(
+            f"{where} must be of type "
+            f"{' or '.join(t.__name__ for t in key.types)}"
+            f"{f' (allowed: {allowed})' if allowed else ''}"
+        )
     problem = key.check(value) if key.check else None
     if problem:
         raise ConfigError(f"{where} {problem}")
@@ -285,23 +355,29 @@ def _check_value(section: str, name: str, value: Any, source: str) -> Any:
 def _check_sections(raw: Any, source: str) -> dict[str, dict[str, Any]]:
     """The sections and keys of ``raw`` checked one by one (no defaults, no cross-checks)."""
     if raw is None:
-        raise ConfigError(f"{source}: the config is empty (or only comments or null); "
-                          f"it must be {_SECTIONS_TEXT}")
+        raise ConfigError(
+            f"{source}: the config is empty (or only comments or null); it must be {_SECTIONS_TEXT}"
+        )
     if not isinstance(raw, dict):
-        raise ConfigError(f"{source}: the top level must be {_SECTIONS_TEXT}, "
-                          f"not {type(raw).__name__}")
+        raise ConfigError(
+            f"{source}: the top level must be {_SECTIONS_TEXT}, not {type(raw).__name__}"
+        )
     out: dict[str, dict[str, Any]] = {}
     for section, values in raw.items():
         if section not in SCHEMA:
             raise ConfigError(f"{source}: unknown section {section!r}; known: {list(SCHEMA)}")
         if not isinstance(values, dict):
-            raise ConfigError(f"{source}: section {section!r} must be a mapping of its keys "
-                              f"{sorted(SCHEMA[section])}, not {values!r}")
+            raise ConfigError(
+                f"{source}: section {section!r} must be a mapping of its keys "
+                f"{sorted(SCHEMA[section])}, not {values!r}"
+            )
         out[section] = {}
         for name, value in values.items():
             if name not in SCHEMA[section]:
-                raise ConfigError(f"{source}: unknown key {section}.{name}; known keys in "
-                                  f"{section!r}: {sorted(SCHEMA[section])}")
+                raise ConfigError(
+                    f"{source}: unknown key {section}.{name}; known keys in "
+                    f"{section!r}: {sorted(SCHEMA[section])}"
+                )
             out[section][name] = _check_value(section, name, value, source)
     return out
 
@@ -311,12 +387,17 @@ def validate(raw: Any, source: str = "config") -> dict[str, dict[str, Any]]:
     out = defaults()
     for section, values in _check_sections(raw, source).items():
         out[section].update(values)
-    batch, n_steps, n_envs = (out["ppo"]["batch_size"], out["ppo"]["n_steps"],
-                              out["training"]["n_envs"])
+    batch, n_steps, n_envs = (
+        out["ppo"]["batch_size"],
+        out["ppo"]["n_steps"],
+        out["training"]["n_envs"],
+    )
     if batch > n_steps * n_envs:
-        raise ConfigError(f"{source}: ppo.batch_size={batch} must not exceed the rollout size "
-                          f"ppo.n_steps * training.n_envs = {n_steps} * {n_envs} = "
-                          f"{n_steps * n_envs}")
+        raise ConfigError(
+            f"{source}: ppo.batch_size={batch} must not exceed the rollout size "
+            f"ppo.n_steps * training.n_envs = {n_steps} * {n_envs} = "
+            f"{n_steps * n_envs}"
+        )
     return out
 
 
@@ -325,21 +406,24 @@ def _override_key(path: str, item: str) -> tuple[str, str]:
     if "." in path:
         section, name = path.split(".", 1)
         if section not in SCHEMA:
-            raise ConfigError(f"--set {item}: unknown section {section!r}; known: "
-                              f"{list(SCHEMA)}")
+            raise ConfigError(f"--set {item}: unknown section {section!r}; known: {list(SCHEMA)}")
         if name not in SCHEMA[section]:
-            raise ConfigError(f"--set {item}: unknown key {section}.{name}; known keys in "
-                              f"{section!r}: {sorted(SCHEMA[section])}")
+            raise ConfigError(
+                f"--set {item}: unknown key {section}.{name}; known keys in "
+                f"{section!r}: {sorted(SCHEMA[section])}"
+            )
         return section, name
     sections = sorted(sec for sec, keys in SCHEMA.items() if path in keys)
     if not sections:
         known = sorted({name for keys in SCHEMA.values() for name in keys})
-        raise ConfigError(f"--set {item}: unknown key {path!r}; known keys (as key or "
-                          f"section.key): {known}")
+        raise ConfigError(
+            f"--set {item}: unknown key {path!r}; known keys (as key or section.key): {known}"
+        )
     if len(sections) > 1:
         choices = [f"{sec}.{path}" for sec in sections]
-        raise ConfigError(f"--set {path} is ambiguous: use "
-                          f"{', '.join(choices[:-1])} or {choices[-1]}")
+        raise ConfigError(
+            f"--set {path} is ambiguous: use {', '.join(choices[:-1])} or {choices[-1]}"
+        )
     return sections[0], path
 
 
@@ -353,22 +437,27 @@ def apply_overrides(raw: dict, overrides: list[str]) -> dict:
     raw = copy.deepcopy(raw) if raw else {}
     for item in overrides:
         if "=" not in item:
-            raise ConfigError(f"--set {item}: an override must look like key=value or "
-                              "section.key=value, e.g. total_timesteps=200000 or "
-                              "ppo.learning_rate=1e-4")
+            raise ConfigError(
+                f"--set {item}: an override must look like key=value or "
+                "section.key=value, e.g. total_timesteps=200000 or "
+                "ppo.learning_rate=1e-4"
+            )
         path, text = item.split("=", 1)
         section, name = _override_key(path.strip(), item)
         try:
             value = _yaml(text)
         except yaml.YAMLError as err:
-            raise ConfigError(f"--set {item}: cannot parse the value of {section}.{name} as "
-                              f"YAML: {err}") from None
+            raise ConfigError(
+                f"--set {item}: cannot parse the value of {section}.{name} as YAML: {err}"
+            ) from None
         value = _check_value(section, name, value, f"--set {item}")
         raw.setdefault(section, {})
         if not isinstance(raw[section], dict):
-            raise ConfigError(f"--set {item}: section {section!r} of the config must be a "
-                              f"mapping of its keys {sorted(SCHEMA[section])}, not "
-                              f"{raw[section]!r}")
+            raise ConfigError(
+                f"--set {item}: section {section!r} of the config must be a "
+                f"mapping of its keys {sorted(SCHEMA[section])}, not "
+                f"{raw[section]!r}"
+            )
         raw[section][name] = value
     return raw
 
@@ -381,8 +470,9 @@ def load(path: str | Path, overrides: list[str] = ()) -> dict[str, dict[str, Any
     except FileNotFoundError:
         raise ConfigError(f"config file {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"config file {str(path)!r} cannot be read as UTF-8 text: "
-                          f"{err}") from None
+        raise ConfigError(
+            f"config file {str(path)!r} cannot be read as UTF-8 text: {err}"
+        ) from None
     try:
         raw = _yaml(text)
     except yaml.YAMLError as err:

@@ -20,8 +20,14 @@ from pathlib import Path
 import torch
 from safetensors.torch import save_model
 
-from inselflucht_env.learned.checkpoint import (FORMAT, FORMAT_VERSION, METADATA_FILE,
-                                                WEIGHTS_FILE, CheckpointError, load_network)
+from inselflucht_env.learned.checkpoint import (
+    FORMAT,
+    FORMAT_VERSION,
+    METADATA_FILE,
+    WEIGHTS_FILE,
+    CheckpointError,
+    load_network,
+)
 from inselflucht_env.learned.network import NetworkSpec, build_policy
 
 OLD_MODEL = "model.zip"
@@ -31,17 +37,26 @@ def convert(folder: Path) -> Path:
     """Rewrite ``folder`` (model.zip + metadata.json) as weights.safetensors + metadata.json."""
     meta = json.loads((folder / METADATA_FILE).read_text())
     policy = meta["config"]["policy"]
-    spec = NetworkSpec(observation_size=meta["signature"]["observation_size"],
-                       features=policy["features"], cnn_channels=policy["cnn_channels"],
-                       features_dim=policy["features_dim"], net_arch=tuple(policy["net_arch"]))
+    spec = NetworkSpec(
+        observation_size=meta["signature"]["observation_size"],
+        features=policy["features"],
+        cnn_channels=policy["cnn_channels"],
+        features_dim=policy["features_dim"],
+        net_arch=tuple(policy["net_arch"]),
+    )
     with zipfile.ZipFile(folder / OLD_MODEL) as archive:
-        weights = torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu",
-                             weights_only=True)
+        weights = torch.load(
+            io.BytesIO(archive.read("policy.pth")), map_location="cpu", weights_only=True
+        )
     network = build_policy(spec)
     network.load_state_dict(weights, strict=True)
     save_model(network, str(folder / WEIGHTS_FILE))
-    meta.update(format=FORMAT, format_version=FORMAT_VERSION, network=spec.to_json(),
-                converted_from=OLD_MODEL)
+    meta.update(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        network=spec.to_json(),
+        converted_from=OLD_MODEL,
+    )
     (folder / METADATA_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     (folder / OLD_MODEL).unlink()
     load_network(folder)  # the converted checkpoint must load
@@ -57,8 +72,14 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(f"error: {folder} has no {OLD_MODEL} to convert")
         try:
             print(f"converted {convert(folder)}")
-        except (KeyError, OSError, RuntimeError, zipfile.BadZipFile, CheckpointError,
-                ValueError) as err:
+        except (
+            KeyError,
+            OSError,
+            RuntimeError,
+            zipfile.BadZipFile,
+            CheckpointError,
+            ValueError,
+        ) as err:
             sys.exit(f"error: cannot convert {folder}: {type(err).__name__}: {err}")
 
 

@@ -33,8 +33,13 @@ from typing import Any
 from inselflucht_env.agents import NOVICE_EPSILON
 from inselflucht_env.cli import run
 from inselflucht_env.config import GameConfig
-from inselflucht_env.evaluate import (BACKENDS, LOSS_CAUSES, check_backend_args, run_episodes,
-                                      summarize)
+from inselflucht_env.evaluate import (
+    BACKENDS,
+    LOSS_CAUSES,
+    check_backend_args,
+    run_episodes,
+    summarize,
+)
 from inselflucht_env.stats import mcnemar
 
 PLAYERS = (1, 2, 3, 4)
@@ -58,9 +63,17 @@ def cell_key(players: int, meter: str, variant: str) -> str:
     return f"{players}p/{meter}/{variant}"
 
 
-def run_grid(agent: str, games: int, seed: int, workers: int, agent_kwargs: dict[str, Any],
-             cells: list[tuple[int, str, str]], headline_games: int | None = None,
-             backend: str = "pool", address: str | None = None) -> dict[str, Any]:
+def run_grid(
+    agent: str,
+    games: int,
+    seed: int,
+    workers: int,
+    agent_kwargs: dict[str, Any],
+    cells: list[tuple[int, str, str]],
+    headline_games: int | None = None,
+    backend: str = "pool",
+    address: str | None = None,
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for players, meter, variant in cells:
         taucher, short = VARIANTS[variant]
@@ -69,9 +82,16 @@ def run_grid(agent: str, games: int, seed: int, workers: int, agent_kwargs: dict
             continue
         config = GameConfig.make(players=players, taucher=taucher, short_game=short, meter=meter)
         t0 = time.perf_counter()
-        eps = run_episodes(agent, config, range(seed, seed + n), workers, agent_kwargs,
-                           desc=f"{agent} {cell_key(players, meter, variant)}",
-                           backend=backend, address=address)
+        eps = run_episodes(
+            agent,
+            config,
+            range(seed, seed + n),
+            workers,
+            agent_kwargs,
+            desc=f"{agent} {cell_key(players, meter, variant)}",
+            backend=backend,
+            address=address,
+        )
         summary = summarize(eps, time.perf_counter() - t0)
         summary["outcomes"] = encode_outcomes([e.outcome for e in eps])
         summary.update(players=players, meter=meter, variant=variant, seed=seed)
@@ -81,24 +101,38 @@ def run_grid(agent: str, games: int, seed: int, workers: int, agent_kwargs: dict
 
 def merge_run(data: dict[str, Any], run: dict[str, Any], source: str) -> str:
     """Put a harness run (``evaluate --json --details``) into the grid as its cell."""
-    variant = {(False, False): "plain", (True, False): "Taucher",
-               (False, True): "Kurzes Spiel"}.get((run["taucher"], run["short_game"]))
+    variant = {
+        (False, False): "plain",
+        (True, False): "Taucher",
+        (False, True): "Kurzes Spiel",
+    }.get((run["taucher"], run["short_game"]))
     if variant is None or run["meter"] not in METERS or "per_episode" not in run:
         raise ValueError(f"{source}: not a grid cell with per-episode details")
     if run.get("seed") != data["meta"]["seed"]:
-        raise ValueError(f"{source}: seeds start at {run.get('seed')}, the grid's at "
-                         f"{data['meta']['seed']}; the cells would not be paired")
+        raise ValueError(
+            f"{source}: seeds start at {run.get('seed')}, the grid's at "
+            f"{data['meta']['seed']}; the cells would not be paired"
+        )
     agent = run["agent"]
     cell = {k: v for k, v in run.items() if k != "per_episode"}
-    cell["outcomes"] = encode_outcomes([e["outcome"] for e in sorted(run["per_episode"],
-                                                                     key=lambda e: e["seed"])])
+    cell["outcomes"] = encode_outcomes(
+        [e["outcome"] for e in sorted(run["per_episode"], key=lambda e: e["seed"])]
+    )
     cell["variant"] = variant
     cell["source"] = source
     key = cell_key(run["players"], run["meter"], variant)
     data["agents"].setdefault(agent, {})[key] = cell
     merged = [m for m in data["meta"].get("merged", []) if (m["agent"], m["cell"]) != (agent, key)]
-    merged.append({"agent": agent, "cell": key, "source": source, "episodes": run["episodes"],
-                   "workers": run.get("workers"), "agent_kwargs": run.get("agent_kwargs")})
+    merged.append(
+        {
+            "agent": agent,
+            "cell": key,
+            "source": source,
+            "episodes": run["episodes"],
+            "workers": run.get("workers"),
+            "agent_kwargs": run.get("agent_kwargs"),
+        }
+    )
     data["meta"]["merged"] = merged
     return key
 
@@ -123,27 +157,39 @@ def paired(h: dict[str, Any], s: dict[str, Any]) -> dict[str, Any]:
     sw = [o == "win" for o in so[:n]]
     only_s = sum(b and not a for a, b in zip(hw, sw))
     only_h = sum(a and not b for a, b in zip(hw, sw))
-    return {"n": n, "heuristic_wins": sum(hw), "search_wins": sum(sw), "only_search": only_s,
-            "only_heuristic": only_h, "p_value": mcnemar(only_s, only_h)}
+    return {
+        "n": n,
+        "heuristic_wins": sum(hw),
+        "search_wins": sum(sw),
+        "only_search": only_s,
+        "only_heuristic": only_h,
+        "p_value": mcnemar(only_s, only_h),
+    }
 
 
 def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> None:
     meta = data["meta"]
     grids = data["agents"]
-    lines = ["# How hard is Inselflucht?", "",
-             f"Generated by `{meta.get('command', 'python -m train.difficulty')}` "
-             f"({meta['date']}, {meta['seconds'] / 60:.0f} min on {meta['workers']} worker(s)). "
-             "Win rates in percent with the half-width of the 95% Wilson interval and the "
-             "games played per cell; every cell uses the seeds "
-             f"{meta['seed']}, {meta['seed'] + 1}, … (the search agent the first of them, so "
-             "its results are paired with the heuristic's).", ""]
+    lines = [
+        "# How hard is Inselflucht?",
+        "",
+        f"Generated by `{meta.get('command', 'python -m train.difficulty')}` "
+        f"({meta['date']}, {meta['seconds'] / 60:.0f} min on {meta['workers']} worker(s)). "
+        "Win rates in percent with the half-width of the 95% Wilson interval and the "
+        "games played per cell; every cell uses the seeds "
+        f"{meta['seed']}, {meta['seed'] + 1}, … (the search agent the first of them, so "
+        "its results are paired with the heuristic's).",
+        "",
+    ]
     for m in meta.get("merged", []):
         kw = m.get("agent_kwargs") or {}
-        lines.append(f"The {m['agent']} cell {m['cell']} comes from a separate, longer run, "
-                     f"`python -m train.evaluate --agent {m['agent']} --episodes "
-                     f"{m.get('episodes')} --json --details` "
-                     + (f"(agent settings {kw})" if kw else "(the agent's default settings)")
-                     + f", on the same seeds: `{m['source']}`, merged with `--merge-run`.")
+        lines.append(
+            f"The {m['agent']} cell {m['cell']} comes from a separate, longer run, "
+            f"`python -m train.evaluate --agent {m['agent']} --episodes "
+            f"{m.get('episodes')} --json --details` "
+            + (f"(agent settings {kw})" if kw else "(the agent's default settings)")
+            + f", on the same seeds: `{m['source']}`, merged with `--merge-run`."
+        )
         lines.append("")
     h = grids.get("heuristic", {})
     s = grids.get("search", {})
@@ -151,26 +197,34 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
     lines += ["## Headline", ""]
     if hk in h:
         c = h[hk]
-        lines.append(f"* **2 players, normal meter, no variant**: the heuristic team wins "
-                     f"**{_pct(c['win_rate'])}%** of {c['episodes']} games "
-                     f"(95% interval {_pct(c['ci_low'])}–{_pct(c['ci_high'])}%).")
+        lines.append(
+            f"* **2 players, normal meter, no variant**: the heuristic team wins "
+            f"**{_pct(c['win_rate'])}%** of {c['episodes']} games "
+            f"(95% interval {_pct(c['ci_low'])}–{_pct(c['ci_high'])}%)."
+        )
     if hk in s:
         c = s[hk]
-        lines.append(f"* The search agent wins **{_pct(c['win_rate'])}%** of {c['episodes']} "
-                     f"games there ({_pct(c['ci_low'])}–{_pct(c['ci_high'])}%).")
+        lines.append(
+            f"* The search agent wins **{_pct(c['win_rate'])}%** of {c['episodes']} "
+            f"games there ({_pct(c['ci_low'])}–{_pct(c['ci_high'])}%)."
+        )
         if hk in h:
             pr = paired(h[hk], s[hk])
-            lines.append(f"* Paired on the same {pr['n']} seeds: heuristic {pr['heuristic_wins']}"
-                         f", search {pr['search_wins']} wins; won only by search "
-                         f"{pr['only_search']}, only by the heuristic {pr['only_heuristic']} "
-                         f"(exact McNemar p = {pr['p_value']:.3g}).")
+            lines.append(
+                f"* Paired on the same {pr['n']} seeds: heuristic {pr['heuristic_wins']}"
+                f", search {pr['search_wins']} wins; won only by search "
+                f"{pr['only_search']}, only by the heuristic {pr['only_heuristic']} "
+                f"(exact McNemar p = {pr['p_value']:.3g})."
+            )
     if h:
         easiest = max(h.values(), key=lambda c: (c["win_rate"], -c["players"]))
         hardest = min(h.values(), key=lambda c: c["win_rate"])
-        lines.append(f"* Easiest cell for the heuristic: {easiest['players']} player(s), "
-                     f"{easiest['meter']}, {easiest['variant']} ({_pct(easiest['win_rate'])}%); "
-                     f"hardest: {hardest['players']} player(s), {hardest['meter']}, "
-                     f"{hardest['variant']} ({_pct(hardest['win_rate'])}%).")
+        lines.append(
+            f"* Easiest cell for the heuristic: {easiest['players']} player(s), "
+            f"{easiest['meter']}, {easiest['variant']} ({_pct(easiest['win_rate'])}%); "
+            f"hardest: {hardest['players']} player(s), {hardest['meter']}, "
+            f"{hardest['variant']} ({_pct(hardest['win_rate'])}%)."
+        )
     nv = grids.get("novice", {})
     if nv:
         opts = [(f"{m}, {v}", nv.get(cell_key(2, m, v))) for v in VARIANTS for m in METERS]
@@ -184,18 +238,26 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
             if base and singles:
                 singles.sort(key=lambda t: -t[1]["win_rate"])
                 (v, c), rest = singles[0], singles[1:]
-                close = [f"{v2} {_pct(c2['win_rate'])}% ({_pct(c2['ci_low'])}–"
-                         f"{_pct(c2['ci_high'])})" for v2, c2 in rest if c2["ci_high"] >= c["ci_low"]]
-                lines.append(f"* **For beginners**: the single change that helps a beginner team "
-                             f"(2 players) most is **{v}**: {_pct(c['win_rate'])}% "
-                             f"({_pct(c['ci_low'])}–{_pct(c['ci_high'])}) instead of "
-                             f"{_pct(base['win_rate'])}% in the plain normal game"
-                             + (f", within the noise of {', '.join(close)}" if close else "")
-                             + f"; best of all is {ranked[0][0]} "
-                             f"({_pct(ranked[0][1]['win_rate'])}%).")
-            lines.append("* A **beginner team** (the novice: the heuristic with a random slip at "
-                         f"{100 * NOVICE_EPSILON:.0f}% of its decisions), 2 players: "
-                         + "; ".join(f"{name} {_pct(c['win_rate'])}%" for name, c in ranked) + ".")
+                close = [
+                    f"{v2} {_pct(c2['win_rate'])}% ({_pct(c2['ci_low'])}–{_pct(c2['ci_high'])})"
+                    for v2, c2 in rest
+                    if c2["ci_high"] >= c["ci_low"]
+                ]
+                lines.append(
+                    f"* **For beginners**: the single change that helps a beginner team "
+                    f"(2 players) most is **{v}**: {_pct(c['win_rate'])}% "
+                    f"({_pct(c['ci_low'])}–{_pct(c['ci_high'])}) instead of "
+                    f"{_pct(base['win_rate'])}% in the plain normal game"
+                    + (f", within the noise of {', '.join(close)}" if close else "")
+                    + f"; best of all is {ranked[0][0]} "
+                    f"({_pct(ranked[0][1]['win_rate'])}%)."
+                )
+            lines.append(
+                "* A **beginner team** (the novice: the heuristic with a random slip at "
+                f"{100 * NOVICE_EPSILON:.0f}% of its decisions), 2 players: "
+                + "; ".join(f"{name} {_pct(c['win_rate'])}%" for name, c in ranked)
+                + "."
+            )
     lines.append("")
     if plot_name:
         lines += [f"![win rates]({plot_name})", ""]
@@ -203,62 +265,92 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
         if not grid:
             continue
         kw = meta["agent_kwargs"].get(agent) or {}
-        lines += [f"## {agent}" + (f" ({', '.join(f'{k}={v}' for k, v in kw.items())})" if kw else ""),
-                  "", "Win rate % ±95% half-width (games):", "",
-                  "| players | variant | " + " | ".join(METERS) + " |",
-                  "|---|---|" + "---|" * len(METERS)]
+        lines += [
+            f"## {agent}" + (f" ({', '.join(f'{k}={v}' for k, v in kw.items())})" if kw else ""),
+            "",
+            "Win rate % ±95% half-width (games):",
+            "",
+            "| players | variant | " + " | ".join(METERS) + " |",
+            "|---|---|" + "---|" * len(METERS),
+        ]
         for variant in VARIANTS:
             for players in PLAYERS:
                 row = [_cell_text(grid.get(cell_key(players, m, variant))) for m in METERS]
                 if all(r == "–" for r in row):
                     continue
                 lines.append(f"| {players} | {variant} | " + " | ".join(row) + " |")
-        lines += ["", "Loss causes (games), mean turns, treasures lifted, agent time:", "",
-                  "| cell | games | wins | " + " | ".join(LOSS_CAUSES)
-                  + " | mean turns | lifted | ms/decision |",
-                  "|---|---|---|" + "---|" * len(LOSS_CAUSES) + "---|---|---|"]
+        lines += [
+            "",
+            "Loss causes (games), mean turns, treasures lifted, agent time:",
+            "",
+            "| cell | games | wins | "
+            + " | ".join(LOSS_CAUSES)
+            + " | mean turns | lifted | ms/decision |",
+            "|---|---|---|" + "---|" * len(LOSS_CAUSES) + "---|---|---|",
+        ]
         for key, c in grid.items():
-            lines.append(f"| {key} | {c['episodes']} | {c['wins']} | "
-                         + " | ".join(str(c["loss_causes"].get(k, 0)) for k in LOSS_CAUSES)
-                         + f" | {c['mean_turns']:.1f} | {c['mean_lifted']:.2f} | "
-                         f"{1000 * c['agent_seconds_per_decision']:.2f} |")
+            lines.append(
+                f"| {key} | {c['episodes']} | {c['wins']} | "
+                + " | ".join(str(c["loss_causes"].get(k, 0)) for k in LOSS_CAUSES)
+                + f" | {c['mean_turns']:.1f} | {c['mean_lifted']:.2f} | "
+                f"{1000 * c['agent_seconds_per_decision']:.2f} |"
+            )
         lines.append("")
     if h and s:
-        lines += ["## Search against heuristic, paired per cell", "",
-                  "| cell | seeds | heuristic wins | search wins | only search | only heuristic "
-                  "| McNemar p |", "|---|---|---|---|---|---|---|"]
-        tot = {"n": 0, "heuristic_wins": 0, "search_wins": 0, "only_search": 0,
-               "only_heuristic": 0}
+        lines += [
+            "## Search against heuristic, paired per cell",
+            "",
+            "| cell | seeds | heuristic wins | search wins | only search | only heuristic "
+            "| McNemar p |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        tot = {"n": 0, "heuristic_wins": 0, "search_wins": 0, "only_search": 0, "only_heuristic": 0}
         for key in s:
             if key in h:
                 pr = paired(h[key], s[key])
                 for k in tot:
                     tot[k] += pr[k]
-                lines.append(f"| {key} | {pr['n']} | {pr['heuristic_wins']} | {pr['search_wins']} "
-                             f"| {pr['only_search']} | {pr['only_heuristic']} | {pr['p_value']:.3g} |")
-        lines.append(f"| **all these cells** | {tot['n']} | {tot['heuristic_wins']} | "
-                     f"{tot['search_wins']} | {tot['only_search']} | {tot['only_heuristic']} | "
-                     f"{mcnemar(tot['only_search'], tot['only_heuristic']):.3g} |")
+                lines.append(
+                    f"| {key} | {pr['n']} | {pr['heuristic_wins']} | {pr['search_wins']} "
+                    f"| {pr['only_search']} | {pr['only_heuristic']} | {pr['p_value']:.3g} |"
+                )
+        lines.append(
+            f"| **all these cells** | {tot['n']} | {tot['heuristic_wins']} | "
+            f"{tot['search_wins']} | {tot['only_search']} | {tot['only_heuristic']} | "
+            f"{mcnemar(tot['only_search'], tot['only_heuristic']):.3g} |"
+        )
         lines.append("")
-    lines += ["Notes: with 1 player the player runs two figures and plays exactly like 2 players "
-              "(R2.4), so the 1-player cells repeat the 2-player cells seed for seed. In the short "
-              "game `normal` and `schwer` start from the same meter (R7.2: the short game drops "
-              "A♣, which `schwer` lacks anyway), so those cells coincide too.", "",
-              "Loss causes (R6.3): L1 an unlifted king sank, L2 the helicopter sank, L3 a figure "
-              "drowned, L4 a king or the helicopter was cut off, L5 too few cards left, L6 the "
-              "water rose past the last meter card.", ""]
+    lines += [
+        "Notes: with 1 player the player runs two figures and plays exactly like 2 players "
+        "(R2.4), so the 1-player cells repeat the 2-player cells seed for seed. In the short "
+        "game `normal` and `schwer` start from the same meter (R7.2: the short game drops "
+        "A♣, which `schwer` lacks anyway), so those cells coincide too.",
+        "",
+        "Loss causes (R6.3): L1 an unlifted king sank, L2 the helicopter sank, L3 a figure "
+        "drowned, L4 a king or the helicopter was cut off, L5 too few cards left, L6 the "
+        "water rose past the last meter card.",
+        "",
+    ]
     path.write_text("\n".join(lines))
 
 
 def write_plot(data: dict[str, Any], path: Path) -> None:
     """One row of panels per agent, one panel per variant, one line per meter."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     agents = [a for a in ("heuristic", "search", "novice") if data["agents"].get(a)]
     agents += [a for a in data["agents"] if a not in agents and data["agents"][a]]
-    fig, axes = plt.subplots(len(agents), len(VARIANTS), figsize=(12, 3.4 * len(agents)),
-                             sharex=True, sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        len(agents),
+        len(VARIANTS),
+        figsize=(12, 3.4 * len(agents)),
+        sharex=True,
+        sharey=True,
+        squeeze=False,
+    )
     colours = {"leicht": "tab:green", "normal": "tab:blue", "schwer": "tab:red"}
     shift = {"leicht": -0.06, "normal": 0.0, "schwer": 0.06}
     for row, agent in zip(axes, agents):
@@ -268,8 +360,11 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
             if not any(c["variant"] == variant for c in grid.values()):
                 ax.text(2.5, 50, "not played", ha="center", va="center", color="grey")
             for meter in METERS if ref else ():
-                pts = [(pl, 100 * ref[cell_key(pl, meter, variant)]["win_rate"]) for pl in PLAYERS
-                       if cell_key(pl, meter, variant) in ref]
+                pts = [
+                    (pl, 100 * ref[cell_key(pl, meter, variant)]["win_rate"])
+                    for pl in PLAYERS
+                    if cell_key(pl, meter, variant) in ref
+                ]
                 if pts:
                     ax.plot(*zip(*pts), ls=":", color=colours[meter], alpha=0.45, lw=1)
             for meter in METERS:
@@ -283,12 +378,28 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
                         hi.append(100 * (c["ci_high"] - c["win_rate"]))
                         ns.append(c["episodes"])
                 if xs:
-                    ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", ms=4, capsize=3,
-                                color=colours[meter], label=meter)
+                    ax.errorbar(
+                        xs,
+                        ys,
+                        yerr=[lo, hi],
+                        marker="o",
+                        ms=4,
+                        capsize=3,
+                        color=colours[meter],
+                        label=meter,
+                    )
             games = sorted({c["episodes"] for k, c in grid.items() if c["variant"] == variant})
-            ax.set_title(f"{agent} | {variant}" + (f" | n={games[0]}" if len(games) == 1 else
-                                                     f" | n={games[0]}-{games[-1]}" if games else ""),
-                         fontsize=9)
+            ax.set_title(
+                f"{agent} | {variant}"
+                + (
+                    f" | n={games[0]}"
+                    if len(games) == 1
+                    else f" | n={games[0]}-{games[-1]}"
+                    if games
+                    else ""
+                ),
+                fontsize=9,
+            )
             ax.set_xticks(PLAYERS)
             ax.set_ylim(0, 102)
             ax.grid(alpha=0.3)
@@ -296,45 +407,83 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
     for ax in axes[-1]:
         ax.set_xlabel("players")
     axes[0][0].legend(title="meter", fontsize=8, loc="lower left")
-    fig.suptitle("Inselflucht: win rates by players, meter and variant (95% Wilson intervals; "
-                 "dotted: the heuristic, for reference)")
+    fig.suptitle(
+        "Inselflucht: win rates by players, meter and variant (95% Wilson intervals; "
+        "dotted: the heuristic, for reference)"
+    )
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m train.difficulty", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m train.difficulty", description=__doc__.split("\n")[0]
+    )
     p.add_argument("--heuristic-games", type=int, default=1000, help="games per cell")
-    p.add_argument("--headline-games", type=int, default=None,
-                   help="heuristic games for the 2-player normal plain cell (default: as others)")
-    p.add_argument("--novice-games", type=int, default=1000,
-                   help="games per cell for the novice (heuristic with 20%% random slips; 0: skip)")
+    p.add_argument(
+        "--headline-games",
+        type=int,
+        default=None,
+        help="heuristic games for the 2-player normal plain cell (default: as others)",
+    )
+    p.add_argument(
+        "--novice-games",
+        type=int,
+        default=1000,
+        help="games per cell for the novice (heuristic with 20%% random slips; 0: skip)",
+    )
     p.add_argument("--search-games", type=int, default=10, help="games per cell (0: skip)")
-    p.add_argument("--search-variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS),
-                   help="variants whose cells the search agent plays")
-    p.add_argument("--search-players", nargs="+", type=int, default=list(PLAYERS),
-                   choices=PLAYERS, help="player counts whose cells the search agent plays")
-    p.add_argument("--search-headline-games", type=int, default=None,
-                   help="search games for the 2-player normal plain cell")
+    p.add_argument(
+        "--search-variants",
+        nargs="+",
+        default=list(VARIANTS),
+        choices=list(VARIANTS),
+        help="variants whose cells the search agent plays",
+    )
+    p.add_argument(
+        "--search-players",
+        nargs="+",
+        type=int,
+        default=list(PLAYERS),
+        choices=PLAYERS,
+        help="player counts whose cells the search agent plays",
+    )
+    p.add_argument(
+        "--search-headline-games",
+        type=int,
+        default=None,
+        help="search games for the 2-player normal plain cell",
+    )
     p.add_argument("--search-simulations", type=int, default=100)
     p.add_argument("--search-seconds", type=float, default=0.5)
     p.add_argument("--search-probe", type=int, default=6)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=None, help="processes (pool backend)")
-    p.add_argument("--backend", default="pool", choices=BACKENDS,
-                   help="pool: processes on this machine; ray: Ray tasks on every CPU of a "
-                        "Ray cluster (docs/scaling.md)")
-    p.add_argument("--address", default=None,
-                   help="with --backend ray: the cluster to join (auto, HEAD_IP:6379); "
-                        "default: a local Ray")
+    p.add_argument(
+        "--backend",
+        default="pool",
+        choices=BACKENDS,
+        help="pool: processes on this machine; ray: Ray tasks on every CPU of a "
+        "Ray cluster (docs/scaling.md)",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: the cluster to join (auto, HEAD_IP:6379); default: a local Ray",
+    )
     p.add_argument("--out", default="docs/difficulty.md")
     p.add_argument("--plot", default="docs/difficulty.png")
     p.add_argument("--json-out", default="docs/difficulty.json")
     p.add_argument("--from-json", default=None, help="only redraw the report from this file")
-    p.add_argument("--merge-run", action="append", default=[], metavar="PATH",
-                   help="a `train.evaluate --json --details` output whose cell replaces the "
-                        "grid's cell for that agent (e.g. a longer search run); repeatable")
+    p.add_argument(
+        "--merge-run",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a `train.evaluate --json --details` output whose cell replaces the "
+        "grid's cell for that agent (e.g. a longer search run); repeatable",
+    )
     return p
 
 
@@ -353,32 +502,60 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
         check_backend_args(args.backend, args.address, args.workers)
         if args.backend == "ray":
             from inselflucht_env.evaluate_ray import connect
+
             workers = connect(args.address)  # the cluster's CPUs; a bad address fails here
         else:
             workers = args.workers or os.cpu_count() or 1
         grid_kw = {"backend": args.backend, "address": args.address}
         cells = [(p, m, v) for v in VARIANTS for m in METERS for p in PLAYERS]
-        search_kw = {"simulations": args.search_simulations, "seconds": args.search_seconds,
-                     "probe": args.search_probe}
+        search_kw = {
+            "simulations": args.search_simulations,
+            "seconds": args.search_seconds,
+            "probe": args.search_probe,
+        }
         t0 = time.time()
-        data = {"meta": {"seed": args.seed, "workers": workers,
-                         "date": time.strftime("%Y-%m-%d"),
-                         "command": "python -m train.difficulty " + " ".join(argv or sys.argv[1:]),
-                         "agent_kwargs": {"heuristic": {}, "novice": {"epsilon": NOVICE_EPSILON},
-                                          "search": search_kw}},
-                "agents": {}}
-        data["agents"]["heuristic"] = run_grid("heuristic", args.heuristic_games, args.seed,
-                                               workers, {}, cells, args.headline_games,
-                                               **grid_kw)
+        data = {
+            "meta": {
+                "seed": args.seed,
+                "workers": workers,
+                "date": time.strftime("%Y-%m-%d"),
+                "command": "python -m train.difficulty " + " ".join(argv or sys.argv[1:]),
+                "agent_kwargs": {
+                    "heuristic": {},
+                    "novice": {"epsilon": NOVICE_EPSILON},
+                    "search": search_kw,
+                },
+            },
+            "agents": {},
+        }
+        data["agents"]["heuristic"] = run_grid(
+            "heuristic",
+            args.heuristic_games,
+            args.seed,
+            workers,
+            {},
+            cells,
+            args.headline_games,
+            **grid_kw,
+        )
         if args.novice_games > 0:
-            data["agents"]["novice"] = run_grid("novice", args.novice_games, args.seed, workers,
-                                                {}, cells, **grid_kw)
+            data["agents"]["novice"] = run_grid(
+                "novice", args.novice_games, args.seed, workers, {}, cells, **grid_kw
+            )
         if args.search_games > 0 or args.search_headline_games:
-            search_cells = [c for c in cells
-                            if c[2] in args.search_variants and c[0] in args.search_players]
-            data["agents"]["search"] = run_grid("search", args.search_games, args.seed, workers,
-                                                search_kw, search_cells,
-                                                args.search_headline_games, **grid_kw)
+            search_cells = [
+                c for c in cells if c[2] in args.search_variants and c[0] in args.search_players
+            ]
+            data["agents"]["search"] = run_grid(
+                "search",
+                args.search_games,
+                args.seed,
+                workers,
+                search_kw,
+                search_cells,
+                args.search_headline_games,
+                **grid_kw,
+            )
         data["meta"]["seconds"] = time.time() - t0
         Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json_out).write_text(json.dumps(data, indent=1))

@@ -68,16 +68,29 @@ def _play(job: tuple[dict, str, str, int, int, float]) -> tuple[np.ndarray, ...]
             ret = r + gamma * ret
             returns.append(ret)
         ret_l += reversed(returns)
-    return (np.asarray(obs_l, np.float32), np.asarray(mask_l, bool),
-            np.asarray(act_l, np.int64), np.asarray(ret_l, np.float32))
+    return (
+        np.asarray(obs_l, np.float32),
+        np.asarray(mask_l, bool),
+        np.asarray(act_l, np.int64),
+        np.asarray(ret_l, np.float32),
+    )
 
 
-def collect(env_kwargs: dict, advice: str, teacher: str, games: int, gamma: float,
-            workers: int, seed_offset: int = TEACHER_SEEDS) -> tuple[np.ndarray, ...]:
+def collect(
+    env_kwargs: dict,
+    advice: str,
+    teacher: str,
+    games: int,
+    gamma: float,
+    workers: int,
+    seed_offset: int = TEACHER_SEEDS,
+) -> tuple[np.ndarray, ...]:
     """Play ``games`` teacher games (seeds apart from evaluation seeds) in parallel."""
     chunk = max(1, games // (workers * 4))
-    jobs = [(env_kwargs, advice, teacher, seed_offset + s,
-             seed_offset + min(s + chunk, games), gamma) for s in range(0, games, chunk)]
+    jobs = [
+        (env_kwargs, advice, teacher, seed_offset + s, seed_offset + min(s + chunk, games), gamma)
+        for s in range(0, games, chunk)
+    ]
     if workers > 1:
         with mp.get_context("spawn").Pool(workers) as pool:
             parts = pool.map(_play, jobs)
@@ -107,23 +120,47 @@ def _student_games(job: tuple[str, dict, str, str, int, int]) -> tuple[np.ndarra
     return np.asarray(obs_l, np.float32), np.asarray(mask_l, bool), np.asarray(act_l, np.int64)
 
 
-def dagger_round(network: torch.nn.Module, spec: NetworkSpec, env_kwargs: dict, advice: str,
-                 teacher: str, games: int, workers: int, seed_offset: int,
-                 scratch: Path) -> tuple[np.ndarray, ...]:
+def dagger_round(
+    network: torch.nn.Module,
+    spec: NetworkSpec,
+    env_kwargs: dict,
+    advice: str,
+    teacher: str,
+    games: int,
+    workers: int,
+    seed_offset: int,
+    scratch: Path,
+) -> tuple[np.ndarray, ...]:
     """States the current student reaches in ``games`` games, with the teacher's labels.
 
     The student travels to the worker processes as a checkpoint folder ``scratch``."""
     save_checkpoint(network, scratch, spec, {"purpose": "DAgger student"}, advice)
     chunk = max(1, games // (workers * 4))
-    jobs = [(str(scratch), env_kwargs, advice, teacher, seed_offset + s,
-             seed_offset + min(s + chunk, games)) for s in range(0, games, chunk)]
+    jobs = [
+        (
+            str(scratch),
+            env_kwargs,
+            advice,
+            teacher,
+            seed_offset + s,
+            seed_offset + min(s + chunk, games),
+        )
+        for s in range(0, games, chunk)
+    ]
     with mp.get_context("spawn").Pool(workers) as pool:
         parts = pool.map(_student_games, jobs)
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
 
 
-def behaviour_clone(model, data: tuple[np.ndarray, ...], epochs: int, batch_size: int,
-                    learning_rate: float, seed: int, log=print) -> dict[str, float]:
+def behaviour_clone(
+    model,
+    data: tuple[np.ndarray, ...],
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    seed: int,
+    log=print,
+) -> dict[str, float]:
     """Fit the actor (masked cross-entropy) and the critic (MSE to returns) of ``model``."""
     obs, masks, acts = (torch.as_tensor(a) for a in data[:3])
     returns = torch.as_tensor(data[3]) if len(data) > 3 else None  # DAgger data has none
@@ -138,12 +175,16 @@ def behaviour_clone(model, data: tuple[np.ndarray, ...], epochs: int, batch_size
         order = torch.randperm(n, generator=gen)
         total_nll = total_v = correct = 0.0
         for i in range(0, n, batch_size):
-            idx = order[i:i + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], acts[idx],
-                                                          action_masks=masks[idx].numpy())
+            idx = order[i : i + batch_size]
+            values, log_prob, _ = policy.evaluate_actions(
+                obs[idx], acts[idx], action_masks=masks[idx].numpy()
+            )
             nll = -log_prob.mean()
-            v_loss = (torch.nn.functional.mse_loss(values.flatten(), returns[idx])
-                      if returns is not None else torch.zeros(()))
+            v_loss = (
+                torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+                if returns is not None
+                else torch.zeros(())
+            )
             optimiser.zero_grad()
             (nll + 0.5 * v_loss).backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
@@ -154,8 +195,10 @@ def behaviour_clone(model, data: tuple[np.ndarray, ...], epochs: int, batch_size
                 dist = policy.get_distribution(obs[idx], action_masks=masks[idx].numpy())
                 correct += float((dist.distribution.probs.argmax(1) == acts[idx]).sum())
         stats = {"nll": total_nll / n, "value_mse": total_v / n, "accuracy": correct / n}
-        log(f"behaviour cloning epoch {epoch + 1}/{epochs}: nll {stats['nll']:.3f}, "
+        log(
+            f"behaviour cloning epoch {epoch + 1}/{epochs}: nll {stats['nll']:.3f}, "
             f"value mse {stats['value_mse']:.3f}, accuracy {stats['accuracy']:.3f} "
-            f"({time.perf_counter() - started:.0f} s)")
+            f"({time.perf_counter() - started:.0f} s)"
+        )
     policy.set_training_mode(False)
     return stats

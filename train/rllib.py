@@ -42,15 +42,21 @@ from inselflucht_env.observation import OBSERVATION_SIZE
 from train import rllib_config as cfg
 from train.config import ConfigError
 
-RLLIB_HINT = ("pip install 'inselflucht-gym[rllib]' in a virtualenv of its own (ray[rllib] "
-              "pins gymnasium 1.2.2; docs/scaling.md)")
+RLLIB_HINT = (
+    "pip install 'inselflucht-gym[rllib]' in a virtualenv of its own (ray[rllib] "
+    "pins gymnasium 1.2.2; docs/scaling.md)"
+)
 
 
 def network_spec(conf: dict[str, Any]) -> NetworkSpec:
     pol = conf["policy"]
-    return NetworkSpec(observation_size=OBSERVATION_SIZE, features=pol["features"],
-                       cnn_channels=pol["cnn_channels"], features_dim=pol["features_dim"],
-                       net_arch=tuple(pol["net_arch"]))
+    return NetworkSpec(
+        observation_size=OBSERVATION_SIZE,
+        features=pol["features"],
+        cnn_channels=pol["cnn_channels"],
+        features_dim=pol["features_dim"],
+        net_arch=tuple(pol["net_arch"]),
+    )
 
 
 def ppo_config(conf: dict[str, Any]) -> Any:
@@ -66,23 +72,34 @@ def ppo_config(conf: dict[str, Any]) -> Any:
         OutcomeCallback,
         shared_policy,
     )
+
     ppo, runners = conf["ppo"], conf["env_runners"]
-    module = RLModuleSpec(module_class=InselfluchtRLModule,
-                          model_config={"network": network_spec(conf).to_json()})
+    module = RLModuleSpec(
+        module_class=InselfluchtRLModule, model_config={"network": network_spec(conf).to_json()}
+    )
     return (
         PPOConfig()
         # RLlib's env checker steps random *unmasked* actions, which end our game as
         # illegal and print PettingZoo's warning; the wrappers pass api_test instead.
         .environment(ENV_NAME, env_config=dict(conf["env"]), disable_env_checking=True)
-        .env_runners(num_env_runners=runners["num_env_runners"],
-                     num_envs_per_env_runner=runners["num_envs_per_env_runner"])
+        .env_runners(
+            num_env_runners=runners["num_env_runners"],
+            num_envs_per_env_runner=runners["num_envs_per_env_runner"],
+        )
         .learners(num_learners=0)  # the learner runs in the driver
-        .training(lr=ppo["lr"], gamma=ppo["gamma"], lambda_=ppo["lambda"],
-                  clip_param=ppo["clip_param"], entropy_coeff=ppo["entropy_coeff"],
-                  vf_loss_coeff=ppo["vf_loss_coeff"], vf_clip_param=ppo["vf_clip_param"],
-                  grad_clip=ppo["grad_clip"], num_epochs=ppo["num_epochs"],
-                  train_batch_size_per_learner=ppo["train_batch_size_per_learner"],
-                  minibatch_size=ppo["minibatch_size"])
+        .training(
+            lr=ppo["lr"],
+            gamma=ppo["gamma"],
+            lambda_=ppo["lambda"],
+            clip_param=ppo["clip_param"],
+            entropy_coeff=ppo["entropy_coeff"],
+            vf_loss_coeff=ppo["vf_loss_coeff"],
+            vf_clip_param=ppo["vf_clip_param"],
+            grad_clip=ppo["grad_clip"],
+            num_epochs=ppo["num_epochs"],
+            train_batch_size_per_learner=ppo["train_batch_size_per_learner"],
+            minibatch_size=ppo["minibatch_size"],
+        )
         .multi_agent(policies={POLICY_ID}, policy_mapping_fn=shared_policy)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={POLICY_ID: module}))
         .callbacks(OutcomeCallback)
@@ -95,9 +112,11 @@ def check_resources(conf: dict[str, Any], cpus: int, address: str | None) -> Non
     wanted = conf["env_runners"]["num_env_runners"]
     if wanted > cpus:
         where = f"the Ray cluster at {address}" if address else "the local Ray"
-        raise ConfigError(f"env_runners.num_env_runners={wanted} needs {wanted} CPUs, {where} "
-                          f"has {cpus}: lower it (--set num_env_runners={max(cpus - 1, 0)}) "
-                          "or join a bigger cluster with --address")
+        raise ConfigError(
+            f"env_runners.num_env_runners={wanted} needs {wanted} CPUs, {where} "
+            f"has {cpus}: lower it (--set num_env_runners={max(cpus - 1, 0)}) "
+            "or join a bigger cluster with --address"
+        )
 
 
 def export_policy(algo: Any, folder: Path, spec: NetworkSpec, metadata: dict[str, Any]) -> Path:
@@ -107,10 +126,12 @@ def export_policy(algo: Any, folder: Path, spec: NetworkSpec, metadata: dict[str
     from inselflucht_env.learned.checkpoint import save_checkpoint
     from inselflucht_env.learned.network import build_policy
     from inselflucht_env.learned.rllib import POLICY_ID
+
     weights = algo.learner_group.get_weights(module_ids=[POLICY_ID])[POLICY_ID]
     network = build_policy(spec)
-    network.load_state_dict({k.removeprefix("network."): torch.as_tensor(v)
-                             for k, v in weights.items()}, strict=True)
+    network.load_state_dict(
+        {k.removeprefix("network."): torch.as_tensor(v) for k, v in weights.items()}, strict=True
+    )
     return save_checkpoint(network, folder, spec, metadata)
 
 
@@ -118,22 +139,27 @@ def _resumable_network(path: str, spec: NetworkSpec) -> dict[str, Any]:
     """The weights of a safe checkpoint folder whose network is this config's; a
     ``ConfigError`` naming the difference (or the checkpoint's problem) otherwise."""
     from inselflucht_env.learned.checkpoint import CheckpointError, load_network
+
     try:
         network, saved, _ = load_network(path)
     except CheckpointError as err:
         raise ConfigError(f"--resume: {err}") from None
     if saved != spec:
-        raise ConfigError(f"--resume {path!r} holds another network than this config's "
-                              f"(saved {saved.to_json()}, config {spec.to_json()})")
+        raise ConfigError(
+            f"--resume {path!r} holds another network than this config's "
+            f"(saved {saved.to_json()}, config {spec.to_json()})"
+        )
     return network.state_dict()
 
 
 def load_weights(algo: Any, state: dict[str, Any]) -> None:
     """Put a network's weights into the learners' module and sync it to the env runners."""
     from inselflucht_env.learned.rllib import POLICY_ID
+
     algo.learner_group.set_weights({POLICY_ID: {f"network.{k}": v for k, v in state.items()}})
-    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group,
-                                       inference_only=True)
+    algo.env_runner_group.sync_weights(
+        from_worker_or_learner_group=algo.learner_group, inference_only=True
+    )
 
 
 def _plain(value: Any) -> Any:
@@ -157,9 +183,11 @@ def summary_line(i: int, result: dict[str, Any], seconds: float) -> str:
     ret = runners.get("episode_return_mean", float("nan"))
     win = runners.get("inselflucht/win_rate", float("nan"))
     episodes = int(runners.get("num_episodes", 0))
-    return (f"iter {i:4d}  env steps {int(steps):9d}  episodes {episodes:4d}"
-            f"  return {float(ret):7.3f}  win rate {float(win):6.1%}  illegal "
-            f"{int(runners.get('inselflucht/illegal', 0))}  {seconds:6.1f} s")
+    return (
+        f"iter {i:4d}  env steps {int(steps):9d}  episodes {episodes:4d}"
+        f"  return {float(ret):7.3f}  win rate {float(win):6.1%}  illegal "
+        f"{int(runners.get('inselflucht/illegal', 0))}  {seconds:6.1f} s"
+    )
 
 
 def train(args: argparse.Namespace) -> Path:
@@ -170,8 +198,7 @@ def train(args: argparse.Namespace) -> Path:
         import ray
         from ray.tune.registry import register_env
     except ImportError:
-        raise InputError(f"train.rllib needs RLlib, which is not installed: {RLLIB_HINT}"
-                         ) from None
+        raise InputError(f"train.rllib needs RLlib, which is not installed: {RLLIB_HINT}") from None
     from inselflucht_env.evaluate_ray import cluster_summary, connect
     from inselflucht_env.learned.rllib import ENV_NAME, make_env
 
@@ -200,43 +227,72 @@ def train(args: argparse.Namespace) -> Path:
                 result = algo.train()
                 seconds = time.perf_counter() - t0
                 illegal += int(result.get("env_runners", {}).get("inselflucht/illegal", 0))
-                metrics.write(json.dumps({"iteration": i, "seconds": seconds,
-                                          "result": _plain(result)}) + "\n")
+                metrics.write(
+                    json.dumps({"iteration": i, "seconds": seconds, "result": _plain(result)})
+                    + "\n"
+                )
                 metrics.flush()
                 print(summary_line(i, result, seconds), flush=True)
                 if i % tr["checkpoint_every"] == 0 or i == tr["iterations"]:
                     algo.save_to_path(str((run_dir / "rllib" / f"iter_{i:06d}").resolve()))
-                    export_policy(algo, run_dir / "checkpoints" / f"iter_{i:06d}", spec,
-                                  {"config": conf, "iteration": i, "resumed_from": args.resume})
+                    export_policy(
+                        algo,
+                        run_dir / "checkpoints" / f"iter_{i:06d}",
+                        spec,
+                        {"config": conf, "iteration": i, "resumed_from": args.resume},
+                    )
         runners = result.get("env_runners", {})
-        final = export_policy(algo, run_dir / "final", spec, {
-            "trainer": "train.rllib (RLlib PPO, new API stack)", "ray_version": ray.__version__,
-            "config": conf, "iterations": tr["iterations"],
-            "env_steps": _plain(runners.get("num_env_steps_sampled_lifetime")),
-            "train_win_rate": _plain(runners.get("inselflucht/win_rate")),
-            "illegal_actions": illegal, "seconds": time.perf_counter() - started,
-            "created": stamp})
+        final = export_policy(
+            algo,
+            run_dir / "final",
+            spec,
+            {
+                "trainer": "train.rllib (RLlib PPO, new API stack)",
+                "ray_version": ray.__version__,
+                "config": conf,
+                "iterations": tr["iterations"],
+                "env_steps": _plain(runners.get("num_env_steps_sampled_lifetime")),
+                "train_win_rate": _plain(runners.get("inselflucht/win_rate")),
+                "illegal_actions": illegal,
+                "seconds": time.perf_counter() - started,
+                "created": stamp,
+            },
+        )
     finally:
         logdir = Path(getattr(algo, "logdir", "") or "")
         algo.stop()
         if logdir.is_dir() and not any(logdir.iterdir()):  # Trainable's empty ~/ray_results dir
             shutil.rmtree(logdir, ignore_errors=True)
-    print(f"exported {final}: python -m train.evaluate --agent {final}"
-          + (f"  ({illegal} illegal actions: masking failed!)" if illegal else ""))
+    print(
+        f"exported {final}: python -m train.evaluate --agent {final}"
+        + (f"  ({illegal} illegal actions: masking failed!)" if illegal else "")
+    )
     return final
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m train.rllib", description=__doc__.split("\n")[0])
     p.add_argument("--config", required=True, help="YAML file (keys: train/rllib_config.py)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a key, e.g. --set iterations=2 --set ppo.lr=1e-4")
-    p.add_argument("--address", default=None,
-                   help="Ray cluster to join (auto, HEAD_IP:6379); default: a local Ray")
-    p.add_argument("--resume", default=None, metavar="CHECKPOINT",
-                   help="continue from a safe checkpoint folder of an earlier run "
-                        "(runs/<run>/checkpoints/iter_<N> or final) for training.iterations "
-                        "more")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a key, e.g. --set iterations=2 --set ppo.lr=1e-4",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster to join (auto, HEAD_IP:6379); default: a local Ray",
+    )
+    p.add_argument(
+        "--resume",
+        default=None,
+        metavar="CHECKPOINT",
+        help="continue from a safe checkpoint folder of an earlier run "
+        "(runs/<run>/checkpoints/iter_<N> or final) for training.iterations "
+        "more",
+    )
     return p
 
 

@@ -39,27 +39,32 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "clip_param": Key((float, int), 0.2, "PPO clip", _positive_finite),
         "entropy_coeff": Key((float, int), 0.01, "entropy bonus", _fraction),
         "vf_loss_coeff": Key((float, int), 0.5, "value loss weight", _positive_finite),
-        "vf_clip_param": Key((float, int), 10.0, "value clip (in reward units)",
-                             _positive_finite),
-        "grad_clip": Key((float, int), 0.5, "gradient clipping (global norm)",
-                         _positive_finite),
-        "train_batch_size_per_learner": Key((int,), 4000, "env steps per iteration",
-                                            _positive),
+        "vf_clip_param": Key((float, int), 10.0, "value clip (in reward units)", _positive_finite),
+        "grad_clip": Key((float, int), 0.5, "gradient clipping (global norm)", _positive_finite),
+        "train_batch_size_per_learner": Key((int,), 4000, "env steps per iteration", _positive),
         "minibatch_size": Key((int,), 512, "SGD minibatch size", _positive),
         "num_epochs": Key((int,), 4, "passes over each iteration's batch", _positive),
     },
     "env_runners": {
-        "num_env_runners": Key((int,), 2, "sampling actors, 1 CPU each (0 = sample in the "
-                               "driver); spread over the Ray cluster", _non_negative),
-        "num_envs_per_env_runner": Key((int,), 1, "environments stepped together by each "
-                                       "actor", _positive),
+        "num_env_runners": Key(
+            (int,),
+            2,
+            "sampling actors, 1 CPU each (0 = sample in the driver); spread over the Ray cluster",
+            _non_negative,
+        ),
+        "num_envs_per_env_runner": Key(
+            (int,), 1, "environments stepped together by each actor", _positive
+        ),
     },
     "training": {
-        "iterations": Key((int,), 100, "RLlib training iterations (algo.train() calls)",
-                          _positive),
+        "iterations": Key((int,), 100, "RLlib training iterations (algo.train() calls)", _positive),
         "seed": Key((int,), 0, "seed of environments, network and sampling", base._seed),
-        "checkpoint_every": Key((int,), 10, "save an RLlib checkpoint every this many "
-                                "iterations (and after the last)", _positive),
+        "checkpoint_every": Key(
+            (int,),
+            10,
+            "save an RLlib checkpoint every this many iterations (and after the last)",
+            _positive,
+        ),
     },
     "output": {k: base.SCHEMA["output"][k] for k in ("run_dir", "name")},
 }
@@ -67,21 +72,21 @@ SCHEMA: dict[str, dict[str, Key]] = {
 # What a train.train config has that this trainer cannot run, and what to do instead.
 NOT_HERE = {
     "pretrain": "behaviour cloning is train.train's (MaskablePPO); train.rllib trains from "
-                "random weights",
-    "curriculum": "train.rllib plays one game (the env section); use train.train for a "
-                  "curriculum",
+    "random weights",
+    "curriculum": "train.rllib plays one game (the env section); use train.train for a curriculum",
     "eval": "train.rllib logs win rates of its own games (inselflucht/win_rate); evaluate "
-            "the exported policy with train.evaluate",
+    "the exported policy with train.evaluate",
     "policy.advice": "the RLlib env has no advice wrapper; use train.train for advice",
     "training.total_timesteps": "train.rllib counts iterations: training.iterations times "
-                                "ppo.train_batch_size_per_learner steps",
+    "ppo.train_batch_size_per_learner steps",
     "training.n_envs": "use env_runners.num_env_runners and num_envs_per_env_runner",
 }
 
 
 def defaults() -> dict[str, dict[str, Any]]:
-    return {s: {k: copy.deepcopy(key.default) for k, key in keys.items()}
-            for s, keys in SCHEMA.items()}
+    return {
+        s: {k: copy.deepcopy(key.default) for k, key in keys.items()} for s, keys in SCHEMA.items()
+    }
 
 
 def _hint(where: str, name: str) -> str | None:
@@ -100,8 +105,10 @@ def _check_value(section: str, name: str, value: Any, source: str) -> Any:
         value = [base._whole(x) for x in value]
     if isinstance(value, bool) and bool not in key.types or not isinstance(value, key.types):
         allowed = getattr(key.check, "allowed", None)
-        raise ConfigError(f"{where} must be of type {' or '.join(t.__name__ for t in key.types)}"
-                          f"{f' (allowed: {allowed})' if allowed else ''}")
+        raise ConfigError(
+            f"{where} must be of type {' or '.join(t.__name__ for t in key.types)}"
+            f"{f' (allowed: {allowed})' if allowed else ''}"
+        )
     problem = key.check(value) if key.check else None
     if problem:
         raise ConfigError(f"{where} {problem}")
@@ -114,17 +121,23 @@ def _check_sections(raw: Any, source: str) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for section, values in raw.items():
         if section not in SCHEMA:
-            raise ConfigError(_hint(source, section) or f"{source}: unknown section "
-                              f"{section!r}; known: {list(SCHEMA)}")
+            raise ConfigError(
+                _hint(source, section)
+                or f"{source}: unknown section {section!r}; known: {list(SCHEMA)}"
+            )
         if not isinstance(values, dict):
-            raise ConfigError(f"{source}: section {section!r} must be a mapping of its keys "
-                              f"{sorted(SCHEMA[section])}")
+            raise ConfigError(
+                f"{source}: section {section!r} must be a mapping of its keys "
+                f"{sorted(SCHEMA[section])}"
+            )
         out[section] = {}
         for name, value in values.items():
             if name not in SCHEMA[section]:
-                raise ConfigError(_hint(source, f"{section}.{name}") or
-                                  f"{source}: unknown key {section}.{name}; known keys in "
-                                  f"{section!r}: {sorted(SCHEMA[section])}")
+                raise ConfigError(
+                    _hint(source, f"{section}.{name}")
+                    or f"{source}: unknown key {section}.{name}; known keys in "
+                    f"{section!r}: {sorted(SCHEMA[section])}"
+                )
             out[section][name] = _check_value(section, name, value, source)
     return out
 
@@ -136,8 +149,10 @@ def validate(raw: Any, source: str = "config") -> dict[str, dict[str, Any]]:
         out[section].update(values)
     batch, mini = out["ppo"]["train_batch_size_per_learner"], out["ppo"]["minibatch_size"]
     if mini > batch:
-        raise ConfigError(f"{source}: ppo.minibatch_size={mini} must not exceed "
-                          f"ppo.train_batch_size_per_learner={batch}")
+        raise ConfigError(
+            f"{source}: ppo.minibatch_size={mini} must not exceed "
+            f"ppo.train_batch_size_per_learner={batch}"
+        )
     return out
 
 
@@ -150,12 +165,16 @@ def _override_key(path: str, item: str) -> tuple[str, str]:
         section, name = path.split(".", 1)
         if section in SCHEMA and name in SCHEMA[section]:
             return section, name
-        raise ConfigError(_hint(f"--set {item}", path) or f"--set {item}: unknown key "
-                          f"{path!r}; known: {_all_keys()}")
+        raise ConfigError(
+            _hint(f"--set {item}", path)
+            or f"--set {item}: unknown key {path!r}; known: {_all_keys()}"
+        )
     sections = [s for s, keys in SCHEMA.items() if path in keys]
     if len(sections) != 1:
-        raise ConfigError(f"--set {item}: {'ambiguous' if sections else 'unknown'} key "
-                          f"{path!r}; write it as section.key, one of {_all_keys()}")
+        raise ConfigError(
+            f"--set {item}: {'ambiguous' if sections else 'unknown'} key "
+            f"{path!r}; write it as section.key, one of {_all_keys()}"
+        )
     return sections[0], path
 
 
@@ -167,13 +186,16 @@ def load(path: str | Path, overrides: Sequence[str] = ()) -> dict[str, dict[str,
     except FileNotFoundError:
         raise ConfigError(f"config file {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
-        raise ConfigError(f"config file {str(path)!r} cannot be read: "
-                          f"{str(err).splitlines()[0]}") from None
+        raise ConfigError(
+            f"config file {str(path)!r} cannot be read: {str(err).splitlines()[0]}"
+        ) from None
     raw = _check_sections(raw, str(path))
     for item in overrides:
         if "=" not in item:
-            raise ConfigError(f"--set {item}: expected key=value or section.key=value, e.g. "
-                              "iterations=2 or ppo.lr=1e-4")
+            raise ConfigError(
+                f"--set {item}: expected key=value or section.key=value, e.g. "
+                "iterations=2 or ppo.lr=1e-4"
+            )
         key_path, text = item.split("=", 1)
         section, name = _override_key(key_path.strip(), item)
         try:

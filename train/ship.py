@@ -20,8 +20,12 @@ from typing import Any
 
 from inselflucht_env.cli import positive_int, run
 from inselflucht_env.evaluate import evaluate, format_summary
-from inselflucht_env.learned.checkpoint import (METADATA_FILE, load_network, read_metadata,
-                                                save_checkpoint)
+from inselflucht_env.learned.checkpoint import (
+    METADATA_FILE,
+    load_network,
+    read_metadata,
+    save_checkpoint,
+)
 from train.compare import compare, format_comparison
 from train.seeds import SELECTION_SEEDS
 
@@ -31,8 +35,7 @@ CANDIDATES = ("final", "best", "pretrained")  # checkpoint folders a train.train
 def _candidates(run: Path) -> dict[str, Path]:
     """The run's checkpoint folders to compare: the final policy, the best one of the
     periodic evaluation and the cloned policy before PPO (the last two if present)."""
-    return {label: run / label for label in CANDIDATES
-            if (run / label / METADATA_FILE).is_file()}
+    return {label: run / label for label in CANDIDATES if (run / label / METADATA_FILE).is_file()}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -40,8 +43,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("run", help="run folder written by train.train")
     parser.add_argument("--name", required=True, help="checkpoints/<name> to write")
     parser.add_argument("--episodes", type=positive_int, default=1000, help="report games")
-    parser.add_argument("--select-episodes", type=positive_int, default=1000,
-                        help="games per candidate on the selection seeds")
+    parser.add_argument(
+        "--select-episodes",
+        type=positive_int,
+        default=1000,
+        help="games per candidate on the selection seeds",
+    )
     parser.add_argument("--workers", type=positive_int, default=2)
     parser.add_argument("--out", default="checkpoints", help="folder of shipped checkpoints")
     args = parser.parse_args(argv)
@@ -52,14 +59,20 @@ def ship(args: argparse.Namespace) -> dict[str, Any]:
     run_dir = Path(args.run)
     _, meta = read_metadata(run_dir / "final")
     env = meta["config"]["env"]
-    game = {"players": env["players"], "meter": env["meter"], "taucher": env["taucher"],
-            "short_game": env["short_game"], "workers": args.workers}
+    game = {
+        "players": env["players"],
+        "meter": env["meter"],
+        "taucher": env["taucher"],
+        "short_game": env["short_game"],
+        "workers": args.workers,
+    }
     settings = dict(game, episodes=args.episodes, seed=0, details=True)
     candidates = _candidates(run_dir)
     selection = {}
     for label, folder in candidates.items():
-        selection[label] = evaluate(str(folder), **game, episodes=args.select_episodes,
-                                    seed=SELECTION_SEEDS)
+        selection[label] = evaluate(
+            str(folder), **game, episodes=args.select_episodes, seed=SELECTION_SEEDS
+        )
         print(f"[{label}, selection seeds] " + format_summary(selection[label]))
     label = max(selection, key=lambda k: selection[k]["wins"])
     network, spec, meta = load_network(candidates[label])  # the chosen policy's own history
@@ -73,9 +86,11 @@ def ship(args: argparse.Namespace) -> dict[str, Any]:
     meta["shipped_from"] = f"{run_dir}/{label}"
     meta["evaluation"] = {
         "command": f"python -m train.ship {run_dir} --name {args.name} --episodes "
-                   f"{args.episodes} --select-episodes {args.select_episodes}",
-        "selection": {k: {"seed": SELECTION_SEEDS, "episodes": v["episodes"], "wins": v["wins"]}
-                      for k, v in selection.items()},
+        f"{args.episodes} --select-episodes {args.select_episodes}",
+        "selection": {
+            k: {"seed": SELECTION_SEEDS, "episodes": v["episodes"], "wins": v["wins"]}
+            for k, v in selection.items()
+        },
         "policy": strip(chosen),
         "heuristic_same_seeds": strip(heuristic),
         "paired_vs_heuristic": paired,

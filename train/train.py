@@ -21,7 +21,7 @@ import collections
 import os
 import platform
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -39,8 +39,13 @@ from inselflucht_env.advice import AdviceWrapper, observation_size
 from inselflucht_env.cli import run
 from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import OUTCOMES
-from inselflucht_env.learned.checkpoint import (WEIGHTS_FILE, CheckpointError, load_optimizer,
-                                                read_metadata, save_checkpoint)
+from inselflucht_env.learned.checkpoint import (
+    WEIGHTS_FILE,
+    CheckpointError,
+    load_optimizer,
+    read_metadata,
+    save_checkpoint,
+)
 from inselflucht_env.learned.network import NetworkSpec, policy_kwargs
 from train import config as cfg
 from train.pretrain import behaviour_clone, collect, dagger_round
@@ -97,8 +102,9 @@ class Curriculum(BaseCallback):
 
     def stage_at(self, timesteps: int) -> int:
         """Index of the stage played at ``timesteps`` (``len(stages)``: the env section)."""
-        return next((i for i, s in enumerate(self.stages) if timesteps < s["until"]),
-                    len(self.stages))
+        return next(
+            (i for i, s in enumerate(self.stages) if timesteps < s["until"]), len(self.stages)
+        )
 
     def game_of(self, stage: int) -> dict:
         """The game keys of ``stage``, the env section's where the stage leaves one out."""
@@ -121,21 +127,24 @@ class Curriculum(BaseCallback):
             self.current = config
         if stage != self.stage:
             game = ", ".join(f"{k} {v}" for k, v in self.game_of(stage).items())
-            print(f"curriculum: stage {stage} ({game}) from timestep "
-                  f"{self.num_timesteps}", flush=True)
+            print(
+                f"curriculum: stage {stage} ({game}) from timestep {self.num_timesteps}", flush=True
+            )
             self.stage = stage
         return changed
 
     def _on_training_start(self) -> None:
         built = self.training_env.get_attr("config")[0]
         if self._switch() and self.current != built:
-            self.model._last_obs = self.training_env.reset()  # the first games: stage 0
+            # the first games: stage 0 (SB3 types _last_obs narrower than VecEnv.reset)
+            self.model._last_obs = self.training_env.reset()  # type: ignore[assignment]
 
     def _on_step(self) -> bool:
         self._switch()
         return True
 
     def _on_rollout_end(self) -> None:
+        assert self.current is not None, "on_step or on_training_start comes first"
         self.logger.record("curriculum/stage", self.stage)
         self.logger.record("curriculum/players", self.current.players)
         self.logger.record("game/meter_cards", len(self.current.meter))
@@ -143,9 +152,13 @@ class Curriculum(BaseCallback):
 
 def network_spec(policy: dict) -> NetworkSpec:
     """The network a config's ``policy`` section describes (PPO's value: its return)."""
-    return NetworkSpec(observation_size=observation_size(policy["advice"]),
-                       features=policy["features"], cnn_channels=policy["cnn_channels"],
-                       features_dim=policy["features_dim"], net_arch=tuple(policy["net_arch"]))
+    return NetworkSpec(
+        observation_size=observation_size(policy["advice"]),
+        features=policy["features"],
+        cnn_channels=policy["cnn_channels"],
+        features_dim=policy["features_dim"],
+        net_arch=tuple(policy["net_arch"]),
+    )
 
 
 def _check_resumable(path: str, spec: NetworkSpec) -> dict:
@@ -157,10 +170,13 @@ def _check_resumable(path: str, spec: NetworkSpec) -> dict:
         raise cfg.ConfigError(f"--resume: {err}") from None
     saved = NetworkSpec.from_json(meta["network"])
     if saved != spec:
-        diff = {k: (v, getattr(spec, k)) for k, v in saved.to_json().items()
-                if spec.to_json()[k] != v}
-        raise cfg.ConfigError(f"--resume {path!r} holds another network than this config's "
-                              f"policy section (saved vs config: {diff})")
+        diff = {
+            k: (v, getattr(spec, k)) for k, v in saved.to_json().items() if spec.to_json()[k] != v
+        }
+        raise cfg.ConfigError(
+            f"--resume {path!r} holds another network than this config's "
+            f"policy section (saved vs config: {diff})"
+        )
     return meta
 
 
@@ -171,17 +187,23 @@ class SafeCheckpoint(BaseCallback):
     savers write pickle-based ``.zip`` files, which this project never loads.
     """
 
-    def __init__(self, folder: Path, spec: NetworkSpec, metadata: dict, advice: str,
-                 every: int = 0):
+    def __init__(
+        self, folder: Path, spec: NetworkSpec, metadata: dict, advice: str, every: int = 0
+    ):
         super().__init__()
         self.folder, self.spec, self.metadata, self.advice = folder, spec, metadata, advice
         self.every = every
         self.saved_at = -1
 
     def save(self, folder: Path) -> None:
-        save_checkpoint(self.model.policy, folder, self.spec,
-                        {**self.metadata, "timesteps": int(self.model.num_timesteps)},
-                        self.advice, optimizer=self.model.policy.optimizer)
+        save_checkpoint(
+            self.model.policy,
+            folder,
+            self.spec,
+            {**self.metadata, "timesteps": int(self.model.num_timesteps)},
+            self.advice,
+            optimizer=self.model.policy.optimizer,
+        )
 
     def _on_step(self) -> bool:
         if not self.every:  # called by the eval callback on a new best
@@ -194,17 +216,28 @@ class SafeCheckpoint(BaseCallback):
 
 
 def _machine() -> str:
-    return (f"{platform.machine()}, {platform.processor() or 'cpu'}, {os.cpu_count()} cores, "
-            f"Python {platform.python_version()}")
+    return (
+        f"{platform.machine()}, {platform.processor() or 'cpu'}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
 
 
 def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="configs/ppo_2p_normal.yaml", help="YAML file")
-    parser.add_argument("--set", dest="overrides", action="append", default=[],
-                        metavar="KEY=VALUE", help="override a key, e.g. total_timesteps=200000")
-    parser.add_argument("--resume", help="checkpoint folder of an earlier run to continue "
-                        "from (runs/<run>/checkpoints/step_<N>, best or final)")
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a key, e.g. total_timesteps=200000",
+    )
+    parser.add_argument(
+        "--resume",
+        help="checkpoint folder of an earlier run to continue "
+        "from (runs/<run>/checkpoints/step_<N>, best or final)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     return run(lambda: train(args))
@@ -213,15 +246,16 @@ def main(argv: list[str] | None = None) -> Path:
 def train(args: argparse.Namespace) -> Path:
     # 1. Configuration: fully validated before anything is built.
     conf = cfg.load(args.config, args.overrides)
-    env_kw, tr, ppo, pol, ev, out = (conf[k] for k in
-                                     ("env", "training", "ppo", "policy", "eval", "output"))
+    env_kw, tr, ppo, pol, ev, out = (
+        conf[k] for k in ("env", "training", "ppo", "policy", "eval", "output")
+    )
     spec = network_spec(pol)
     earlier = _check_resumable(args.resume, spec) if args.resume else {}
 
     torch.set_num_threads(tr["torch_threads"])
 
     # 2. Run folder with the resolved config.
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     run_dir = Path(out["run_dir"]) / f"{out['name']}-{stamp}"
     run_dir.mkdir(parents=True, exist_ok=False)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(conf, sort_keys=False))
@@ -231,19 +265,39 @@ def train(args: argparse.Namespace) -> Path:
     #    With ``policy.advice`` the heuristic's choice is appended to every observation.
     vec_cls = SubprocVecEnv if tr["vec_env"] == "subproc" else DummyVecEnv
     advice = pol["advice"]
-    wrap = {} if advice == "none" else {"wrapper_class": AdviceWrapper,
-                                        "wrapper_kwargs": {"advisor": advice}}
-    venv = make_vec_env(ENV_ID, n_envs=tr["n_envs"], seed=TRAIN_SEEDS + tr["seed"],
-                        vec_env_cls=vec_cls,
-                        env_kwargs=dict(env_kw), **wrap)
-    eval_env = make_vec_env(ENV_ID, n_envs=1, seed=EVAL_SEEDS + tr["seed"],
-                            env_kwargs=dict(env_kw, reward="win"), **wrap)
+    wrap = (
+        {}
+        if advice == "none"
+        else {"wrapper_class": AdviceWrapper, "wrapper_kwargs": {"advisor": advice}}
+    )
+    venv = make_vec_env(
+        ENV_ID,
+        n_envs=tr["n_envs"],
+        seed=TRAIN_SEEDS + tr["seed"],
+        vec_env_cls=vec_cls,
+        env_kwargs=dict(env_kw),
+        **wrap,
+    )
+    eval_env = make_vec_env(
+        ENV_ID,
+        n_envs=1,
+        seed=EVAL_SEEDS + tr["seed"],
+        env_kwargs=dict(env_kw, reward="win"),
+        **wrap,
+    )
 
     # 4. Model: new, or resumed with its weights, optimiser state and timestep count (the
     #    architecture always comes from the config; the checkpoint only holds tensors).
-    model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs(spec), seed=tr["seed"],
-                        device=tr["device"], tensorboard_log=str(run_dir / "tb"), verbose=0,
-                        **ppo)
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        policy_kwargs=policy_kwargs(spec),
+        seed=tr["seed"],
+        device=tr["device"],
+        tensorboard_log=str(run_dir / "tb"),
+        verbose=0,
+        **ppo,
+    )
     if args.resume:
         load_model(model.policy, str(Path(args.resume) / WEIGHTS_FILE), strict=True)
         load_optimizer(model.policy.optimizer, args.resume)
@@ -256,68 +310,119 @@ def train(args: argparse.Namespace) -> Path:
     cloned = None
     if pre["games"] and not args.resume:
         started = time.perf_counter()
-        data = collect(dict(env_kw), advice, pre["teacher"], pre["games"], ppo["gamma"],
-                       pre["workers"])
-        print(f"collected {len(data[2])} {pre['teacher']} decisions from {pre['games']} games "
-              f"in {time.perf_counter() - started:.0f} s")
-        cloned = behaviour_clone(model, data, pre["epochs"], pre["batch_size"],
-                                 pre["learning_rate"], tr["seed"])
+        data = collect(
+            dict(env_kw), advice, pre["teacher"], pre["games"], ppo["gamma"], pre["workers"]
+        )
+        print(
+            f"collected {len(data[2])} {pre['teacher']} decisions from {pre['games']} games "
+            f"in {time.perf_counter() - started:.0f} s"
+        )
+        cloned = behaviour_clone(
+            model, data, pre["epochs"], pre["batch_size"], pre["learning_rate"], tr["seed"]
+        )
         for k in range(pre["dagger_rounds"]):
             round_started = time.perf_counter()
-            extra = dagger_round(model.policy, spec, dict(env_kw), advice, dagger_teacher,
-                                 pre["dagger_games"], pre["workers"],
-                                 DAGGER_SEEDS + k * pre["dagger_games"],
-                                 run_dir / "dagger_student")
+            extra = dagger_round(
+                model.policy,
+                spec,
+                dict(env_kw),
+                advice,
+                dagger_teacher,
+                pre["dagger_games"],
+                pre["workers"],
+                DAGGER_SEEDS + k * pre["dagger_games"],
+                run_dir / "dagger_student",
+            )
             data = tuple(np.concatenate([a, b]) for a, b in zip(data[:3], extra))
-            print(f"DAgger round {k + 1}: {len(extra[2])} student states labelled by "
-                  f"{dagger_teacher}, {len(data[2])} in all "
-                  f"({time.perf_counter() - round_started:.0f} s)")
-            cloned = behaviour_clone(model, data, pre["epochs"], pre["batch_size"],
-                                     pre["learning_rate"], tr["seed"] + k + 1)
+            print(
+                f"DAgger round {k + 1}: {len(extra[2])} student states labelled by "
+                f"{dagger_teacher}, {len(data[2])} in all "
+                f"({time.perf_counter() - round_started:.0f} s)"
+            )
+            cloned = behaviour_clone(
+                model,
+                data,
+                pre["epochs"],
+                pre["batch_size"],
+                pre["learning_rate"],
+                tr["seed"] + k + 1,
+            )
         cloned["seconds"] = round(time.perf_counter() - started, 1)
         del data
-        save_checkpoint(model.policy, run_dir / "pretrained", spec, {
-            "config": conf, "timesteps": 0, "train_wall_seconds": cloned["seconds"],
-            "machine": _machine(), "behaviour_cloning": cloned}, advice)
+        save_checkpoint(
+            model.policy,
+            run_dir / "pretrained",
+            spec,
+            {
+                "config": conf,
+                "timesteps": 0,
+                "train_wall_seconds": cloned["seconds"],
+                "machine": _machine(),
+                "behaviour_cloning": cloned,
+            },
+            advice,
+        )
 
     # 5. Callbacks: outcomes to TensorBoard, curriculum, resumable saves, masked evaluation.
     per_env = lambda steps: max(steps // tr["n_envs"], 1)  # noqa: E731 (callbacks count calls)
     saved = {"config": conf, "machine": _machine(), "resumed_from": args.resume}
-    callbacks = [OutcomeLogger(),
-                 SafeCheckpoint(run_dir / "checkpoints", spec, saved, advice,
-                                every=out["checkpoint_freq"])]
+    callbacks = [
+        OutcomeLogger(),
+        SafeCheckpoint(run_dir / "checkpoints", spec, saved, advice, every=out["checkpoint_freq"]),
+    ]
     if conf["curriculum"]["stages"]:
         callbacks.append(Curriculum(conf["curriculum"]["stages"], env_kw))
     if ev["freq"]:
-        callbacks.append(MaskableEvalCallback(
-            eval_env, n_eval_episodes=ev["episodes"], eval_freq=per_env(ev["freq"]),
-            callback_on_new_best=SafeCheckpoint(run_dir / "best", spec, saved, advice),
-            log_path=str(run_dir / "eval"), deterministic=True, verbose=0))
+        callbacks.append(
+            MaskableEvalCallback(
+                eval_env,
+                n_eval_episodes=ev["episodes"],
+                eval_freq=per_env(ev["freq"]),
+                callback_on_new_best=SafeCheckpoint(run_dir / "best", spec, saved, advice),
+                log_path=str(run_dir / "eval"),
+                deterministic=True,
+                verbose=0,
+            )
+        )
 
     # 6. Learn.
     started = time.perf_counter()
-    model.learn(tr["total_timesteps"], callback=CallbackList(callbacks),
-                progress_bar=not args.no_progress, reset_num_timesteps=not args.resume,
-                tb_log_name="ppo")
+    model.learn(
+        tr["total_timesteps"],
+        callback=CallbackList(callbacks),
+        progress_bar=not args.no_progress,
+        reset_num_timesteps=not args.resume,
+        tb_log_name="ppo",
+    )
     wall = time.perf_counter() - started
 
     # 7. Save the final policy as a checkpoint folder; a resumed run adds up its history.
     if earlier.get("behaviour_cloning") and cloned is None:
         cloned = earlier["behaviour_cloning"]
     wall_before = earlier.get("train_wall_seconds", 0.0)
-    final = save_checkpoint(model.policy, run_dir / "final", spec, {
-        "config": conf,
-        "timesteps": int(model.num_timesteps),
-        "train_wall_seconds": round(wall_before + wall + (
-            cloned["seconds"] if cloned and not earlier else 0.0), 1),
-        "ppo_wall_seconds": round(wall, 1),
-        "train_fps": round(tr["total_timesteps"] / wall, 1),
-        "machine": _machine(),
-        "resumed_from": args.resume,
-        "behaviour_cloning": cloned,
-    }, advice, optimizer=model.policy.optimizer)
-    print(f"trained {model.num_timesteps} steps in {wall:.0f} s "
-          f"({tr['total_timesteps'] / wall:.0f} steps/s); policy saved to {final}")
+    final = save_checkpoint(
+        model.policy,
+        run_dir / "final",
+        spec,
+        {
+            "config": conf,
+            "timesteps": int(model.num_timesteps),
+            "train_wall_seconds": round(
+                wall_before + wall + (cloned["seconds"] if cloned and not earlier else 0.0), 1
+            ),
+            "ppo_wall_seconds": round(wall, 1),
+            "train_fps": round(tr["total_timesteps"] / wall, 1),
+            "machine": _machine(),
+            "resumed_from": args.resume,
+            "behaviour_cloning": cloned,
+        },
+        advice,
+        optimizer=model.policy.optimizer,
+    )
+    print(
+        f"trained {model.num_timesteps} steps in {wall:.0f} s "
+        f"({tr['total_timesteps'] / wall:.0f} steps/s); policy saved to {final}"
+    )
     venv.close()
     eval_env.close()
     return final

@@ -24,7 +24,8 @@ the one module that reads face-up cards, and ``determinize.py`` samples the hidd
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import InputError
 from .base import Agent
@@ -53,8 +54,10 @@ def _load_plugins() -> None:
         try:
             importlib.import_module(module)
         except ImportError as err:
-            raise InputError(f"learned agents need the 'policies' extra "
-                             f"(pip install 'inselflucht-gym[policies]'): {err}") from None
+            raise InputError(
+                f"learned agents need the 'policies' extra "
+                f"(pip install 'inselflucht-gym[policies]'): {err}"
+            ) from None
 
 
 def make_agent(spec: str, **kwargs: Any) -> Agent:
@@ -64,8 +67,9 @@ def make_agent(spec: str, **kwargs: Any) -> Agent:
     heuristic weights or ``epsilon`` for heuristic and novice); ``None`` values are dropped.
     """
     if not isinstance(spec, str) or not spec:
-        raise InputError(f"agent spec {spec!r}: expected one of {AGENT_NAMES}, "
-                         "kind:argument or a checkpoint")
+        raise InputError(
+            f"agent spec {spec!r}: expected one of {AGENT_NAMES}, kind:argument or a checkpoint"
+        )
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if spec == "random":
         return RandomAgent()
@@ -81,10 +85,19 @@ def make_agent(spec: str, **kwargs: Any) -> Agent:
     if kind not in _KINDS:
         _load_plugins()
     if kind not in _KINDS:
-        raise InputError(f"agent spec {spec!r}: unknown kind {kind!r} (known: "
-                         f"{', '.join(AGENT_NAMES + tuple(sorted(_KINDS)))})")
+        raise InputError(
+            f"agent spec {spec!r}: unknown kind {kind!r} (known: "
+            f"{', '.join(AGENT_NAMES + tuple(sorted(_KINDS)))})"
+        )
     return _KINDS[kind](argument, **kwargs)
 
 
-__all__ = ["AGENT_NAMES", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent",
-           "make_agent", "register_agent_kind"]
+__all__ = [
+    "AGENT_NAMES",
+    "Agent",
+    "HeuristicAgent",
+    "RandomAgent",
+    "SearchAgent",
+    "make_agent",
+    "register_agent_kind",
+]

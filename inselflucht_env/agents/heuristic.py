@@ -121,33 +121,33 @@ class Weights:
 DEFAULT_WEIGHTS: dict[str, float] = asdict(Weights())
 
 # ---- turn constants, not tunable: the shape of the scorers rather than their values
-WAIT = -100               # internal action: stay and spend the actions left in place
-IDLE_HOME_STEP = 0.1      # share of the action cost an idle drift home pays per action
+WAIT = -100  # internal action: stay and spend the actions left in place
+IDLE_HOME_STEP = 0.1  # share of the action cost an idle drift home pays per action
 SALVAGE_ROUTE_CHECKS = 4  # best salvage candidates given the (costly) route check
-ROUTE_KING = 2.0          # route check: weight of the way to a face-up king still due
-ROUTE_FIGURE = 1.0        # ... to a figure
-ROUTE_HIDDEN = 0.3        # ... to a hidden place
+ROUTE_KING = 2.0  # route check: weight of the way to a face-up king still due
+ROUTE_FIGURE = 1.0  # ... to a figure
+ROUTE_HIDDEN = 0.3  # ... to a hidden place
 
 # ---- escape (R5.5): points per action of distance, capped, and per place
 ESCAPE_DISTANCE_CAP = 30  # so that an unreachable helicopter or king (INF) stays comparable
-ESCAPE_HELI = 1.0         # penalty per action of the way to the helicopter ...
-ESCAPE_HELI_HOME = 3.0    # ... once every treasure is lifted
-ESCAPE_KING = 0.5         # ... and to the nearest king still to lift
-ESCAPE_FLOODED = 3.0      # penalty: the place is flooded
-ESCAPE_HIDDEN = 0.5       # bonus: the place is unexplored (it may be what the team needs)
-ESCAPE_NEIGHBOUR = 0.3    # bonus per orthogonal neighbour that is not sea (ways on)
+ESCAPE_HELI = 1.0  # penalty per action of the way to the helicopter ...
+ESCAPE_HELI_HOME = 3.0  # ... once every treasure is lifted
+ESCAPE_KING = 0.5  # ... and to the nearest king still to lift
+ESCAPE_FLOODED = 3.0  # penalty: the place is flooded
+ESCAPE_HIDDEN = 0.5  # bonus: the place is unexplored (it may be what the team needs)
+ESCAPE_NEIGHBOUR = 0.3  # bonus per orthogonal neighbour that is not sea (ways on)
 
 # ---- short-suit lift (R4.7): which card to pay with; the highest goes first
-PAY_SPENT = 100.0         # a suit already lifted, or the one being lifted
-PAY_SHORT = 50.0          # a suit too short to be lifted by its own cards
-PAY_SPARE = 10.0          # any other suit ...
+PAY_SPENT = 100.0  # a suit already lifted, or the one being lifted
+PAY_SHORT = 50.0  # a suit too short to be lifted by its own cards
+PAY_SPARE = 10.0  # any other suit ...
 PAY_SPARE_PER_CARD = 3.0  # ... plus this per card of it that stays beyond a lift's worth
 
 # ---- spending the actions left in place (``WAIT``): value of shoring up a place
-IN_PLACE_CRITICAL = 3.0   # the helicopter or a king still to lift
-IN_PLACE_WANTED = 2.0     # a land card of a suit the team still needs
-IN_PLACE_LAND = 1.0       # any other land card
-IN_PLACE_OTHER = 0.5      # anything else (a lifted king)
+IN_PLACE_CRITICAL = 3.0  # the helicopter or a king still to lift
+IN_PLACE_WANTED = 2.0  # a land card of a suit the team still needs
+IN_PLACE_LAND = 1.0  # any other land card
+IN_PLACE_OTHER = 0.5  # anything else (a lifted king)
 
 N_SUITS = len(SUITS)
 _SWIMS = range(A.SWIM, A.SWIM + len(DIRECTIONS))
@@ -188,10 +188,37 @@ class _Turn:
     their price) over the current island, ``counts`` every figure's cards per suit.
     """
 
-    __slots__ = ("state", "legal", "w", "trace", "scorer", "best_score", "best_action", "n",
-                 "sc", "f", "pos", "n_fig", "p", "left", "st", "lifted", "vis", "kings",
-                 "counts", "mine", "team", "short", "sea", "dist", "first", "others",
-                 "deadline", "roam", "_other_dist")
+    __slots__ = (
+        "state",
+        "legal",
+        "w",
+        "trace",
+        "scorer",
+        "best_score",
+        "best_action",
+        "n",
+        "sc",
+        "f",
+        "pos",
+        "n_fig",
+        "p",
+        "left",
+        "st",
+        "lifted",
+        "vis",
+        "kings",
+        "counts",
+        "mine",
+        "team",
+        "short",
+        "sea",
+        "dist",
+        "first",
+        "others",
+        "deadline",
+        "roam",
+        "_other_dist",
+    )
 
     def __init__(self, state: State, legal: list[int], w: Weights, trace: list | None) -> None:
         self.state, self.legal, self.w, self.trace = state, legal, w, trace
@@ -229,8 +256,9 @@ class _Turn:
     def consider(self, score: float, action: int) -> None:
         """Keep ``action`` if its target beats the best so far (ties: the earlier)."""
         if self.trace is not None:
-            self.trace.append((round(score, 2), A.ACTION_NAMES[action] if action >= 0 else action,
-                               self.scorer))
+            self.trace.append(
+                (round(score, 2), A.ACTION_NAMES[action] if action >= 0 else action, self.scorer)
+            )
         if score > self.best_score:
             if action in self.legal:
                 self.best_score, self.best_action = score, action
@@ -420,8 +448,9 @@ def _salvage(t: _Turn) -> None:
             base_d = K.paths_sea(t.sea, HELI, t.sc)[0]
             route = _route_weights(t)
         after_d = K.paths_sea(t.sea | 1 << q, HELI, t.sc)[0]
-        detour = sum(wt * (after_d[r] - base_d[r]) for r, wt in route
-                     if r != q and after_d[r] < INF)
+        detour = sum(
+            wt * (after_d[r] - base_d[r]) for r, wt in route if r != q and after_d[r] < INF
+        )
         salvage = A.SALVAGE + NEIGHBOUR[t.p].index(q) if stand == t.p else t.first[stand]
         t.consider(score - t.w.action_cost * t.w.salvage_route * detour, salvage)
 
@@ -445,16 +474,19 @@ def _explore_value(t: _Turn, hidden: list[int]) -> float:
     unseen king still to lift, or a land card the team lacks and cannot see."""
     n, lifted, team, w = t.n, t.lifted, t.team, t.w
     unseen = K.unseen_cards(t.state)
-    king_frac = sum(1 for c in unseen if KING <= c < HELICOPTER
-                    and not lifted[c - KING]) / len(hidden)
-    lacking = [max(0, n - team[s]) if not lifted[s] and not t.short[s] else 0
-               for s in range(N_SUITS)]
+    king_frac = sum(1 for c in unseen if KING <= c < HELICOPTER and not lifted[c - KING]) / len(
+        hidden
+    )
+    lacking = [
+        max(0, n - team[s]) if not lifted[s] and not t.short[s] else 0 for s in range(N_SUITS)
+    ]
     visible = [0] * N_SUITS
     for c in t.vis:
         if 0 <= c < N_LAND:
             visible[_LAND_SUIT[c]] += 1
-    land_frac = sum(1 for c in unseen if 0 <= c < N_LAND
-                    and lacking[_LAND_SUIT[c]] > visible[_LAND_SUIT[c]]) / len(hidden)
+    land_frac = sum(
+        1 for c in unseen if 0 <= c < N_LAND and lacking[_LAND_SUIT[c]] > visible[_LAND_SUIT[c]]
+    ) / len(hidden)
     return t.roam * (w.explore + w.explore_king * king_frac + w.explore_land * land_frac)
 
 
@@ -504,11 +536,17 @@ def _head_home(t: _Turn) -> None:
 # The scorers of a turn decision, in this order: a tie goes to the earlier target, and the
 # later scorers skip what cannot beat the best so far.
 TURN_SCORERS: tuple[Callable[[_Turn], None], ...] = (
-    _guard, _shore_land, _lift, _salvage, _give, _explore, _head_home)
+    _guard,
+    _shore_land,
+    _lift,
+    _salvage,
+    _give,
+    _explore,
+    _head_home,
+)
 
 
-def _shore_in_place(state: State, legal: list[int], vis: list[int], team: list[int],
-                    n: int) -> int:
+def _shore_in_place(state: State, legal: list[int], vis: list[int], team: list[int], n: int) -> int:
     """Spend the actions left in place: shore up the most useful flooded place here or
     next to me (kings and the helicopter first, then suits the team needs)."""
     best, best_a = 0.0, A.END_TURN
@@ -546,8 +584,9 @@ class HeuristicAgent:
     def __init__(self, epsilon: float = 0.0, **weights: float) -> None:
         unknown = set(weights) - set(DEFAULT_WEIGHTS)
         if unknown:
-            raise ValueError(f"unknown heuristic weights {sorted(unknown)}; "
-                             f"known: {sorted(DEFAULT_WEIGHTS)}")
+            raise ValueError(
+                f"unknown heuristic weights {sorted(unknown)}; known: {sorted(DEFAULT_WEIGHTS)}"
+            )
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon={epsilon!r} must be within [0, 1]")
         self.epsilon = epsilon
@@ -640,7 +679,9 @@ class HeuristicAgent:
             elif state.remaining[s] < n:
                 score = PAY_SHORT + team[s]
             else:
-                score = PAY_SPARE + PAY_SPARE_PER_CARD * (state.remaining[s] - 1 - n) + (team[s] - n)
+                score = (
+                    PAY_SPARE + PAY_SPARE_PER_CARD * (state.remaining[s] - 1 - n) + (team[s] - n)
+                )
             if score > best:
                 best, best_a = score, a
         return best_a

@@ -29,9 +29,9 @@ from ..public import floods_to_go, unseen_cards
 
 assert A.MOVE == 0 and A.SWIM == 4  # paths_sea() writes first actions as MOVE + d / SWIM + d
 
-INF = 10 ** 6
+INF = 10**6
 UNKNOWN = -2  # visible_cards() for a hidden place
-NONE = -1     # visible_cards() for sea
+NONE = -1  # visible_cards() for sea
 HELI = CENTRE  # the helicopter never moves (R2.1)
 
 
@@ -39,8 +39,10 @@ def visible_cards(state: State) -> list[int]:
     """Per place: the card if face up, ``UNKNOWN`` if hidden, ``NONE`` on sea."""
     st = state.status
     card = state.card
-    return [card[p] if st[p] == DRY or st[p] == FLOODED else (UNKNOWN if st[p] == HIDDEN else NONE)
-            for p in range(N_PLACES)]
+    return [
+        card[p] if st[p] == DRY or st[p] == FLOODED else (UNKNOWN if st[p] == HIDDEN else NONE)
+        for p in range(N_PLACES)
+    ]
 
 
 def king_places(vis: list[int]) -> list[int]:
@@ -118,13 +120,14 @@ def turns_left(state: State) -> int:
 
 
 # Per place: (direction k, neighbour, swim destination or -1), only neighbours on the grid.
-_STEPS = tuple(tuple((k, NEIGHBOUR[p][k], BEYOND[p][k]) for k in range(4) if NEIGHBOUR[p][k] >= 0)
-               for p in range(N_PLACES))
+_STEPS = tuple(
+    tuple((k, NEIGHBOUR[p][k], BEYOND[p][k]) for k in range(4) if NEIGHBOUR[p][k] >= 0)
+    for p in range(N_PLACES)
+)
 _PATH_CACHE: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
-def paths_sea(sea: int, start: int, swim_cost: int
-              ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def paths_sea(sea: int, start: int, swim_cost: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Action costs from ``start`` to every field by moves and swims, and the first action.
 
     ``sea`` is the bit set of sea places (``sea_mask(state.status)``), the only public fact
@@ -184,6 +187,24 @@ def reachable_from(fields: int, start: int) -> int:
     return hit
 
 
-__all__ = ["DRY", "FLOODED", "HIDDEN", "SEA", "HELI", "INF", "UNKNOWN", "NONE", "visible_cards",
-           "unseen_cards", "king_places", "pass_left", "hit_probability", "floods_to_go",
-           "phase_floods", "turns_left", "paths_sea", "sea_mask", "reachable_from"]
+__all__ = [
+    "DRY",
+    "FLOODED",
+    "HIDDEN",
+    "SEA",
+    "HELI",
+    "INF",
+    "UNKNOWN",
+    "NONE",
+    "visible_cards",
+    "unseen_cards",
+    "king_places",
+    "pass_left",
+    "hit_probability",
+    "floods_to_go",
+    "phase_floods",
+    "turns_left",
+    "paths_sea",
+    "sea_mask",
+    "reachable_from",
+]

@@ -18,8 +18,9 @@ For a decision with several sensible choices the agent
 
 Budget: ``simulations`` rollouts per decision at most and ``seconds`` of wall time per
 decision at most (the clock is checked before every rollout, with a margin for the last
-one; the comparison then uses the worlds that every surviving candidate has played). Decisions with one obvious answer -- a single
-legal action, take-off, the cards of a give or a short-suit lift -- go to the heuristic.
+one; the comparison then uses the worlds that every surviving candidate has played).
+Decisions with one obvious answer -- a single legal action, take-off, the cards of a give or
+a short-suit lift -- go to the heuristic.
 """
 
 from __future__ import annotations
@@ -54,9 +55,15 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, simulations: int = 200, seconds: float = 1.0, probe: int = 8,
-                 max_candidates: int = 6, z_threshold: float = 2.0,
-                 rollout: HeuristicAgent | None = None):
+    def __init__(
+        self,
+        simulations: int = 200,
+        seconds: float = 1.0,
+        probe: int = 8,
+        max_candidates: int = 6,
+        z_threshold: float = 2.0,
+        rollout: HeuristicAgent | None = None,
+    ):
         if simulations < 1 or probe < 1 or max_candidates < 1:
             raise ValueError("simulations, probe and max_candidates must be >= 1")
         self.simulations = simulations
@@ -91,8 +98,7 @@ class SearchAgent:
         return ([base] + others)[: self.max_candidates]
 
     # ------------------------------------------------------------------ search
-    def _search(self, state: State, cands: list[int], base: int,
-                rng: np.random.Generator) -> int:
+    def _search(self, state: State, cands: list[int], base: int, rng: np.random.Generator) -> int:
         deadline = self._deadline
         clock = time.perf_counter
         n = len(cands)
@@ -162,7 +168,7 @@ class SearchAgent:
         diff = [other[k] - base[k] for k in range(m)]
         gain = sum(diff)
         sq = sum(d * d for d in diff)
-        return gain, (gain / sq ** 0.5 if sq else 0.0)
+        return gain, (gain / sq**0.5 if sq else 0.0)
 
     def _rollout(self, world: State, action: int, seed: int) -> float:
         s = world.clone()
