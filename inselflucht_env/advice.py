@@ -14,12 +14,16 @@ the plain observation.
 
 from __future__ import annotations
 
+from typing import cast
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from .actions import N_ACTIONS
+from .agents.heuristic import HeuristicAgent
 from .engine import State
+from .env import InselfluchtEnv
 from .observation import OBSERVATION_SIZE, encode_observation
 
 ADVISORS = ("none", "heuristic")
@@ -42,10 +46,8 @@ class Advisor:
     def __init__(self, advisor: str = "heuristic"):
         _check(advisor)
         self.name = advisor
-        self._agent = None
+        self._agent: HeuristicAgent | None = None
         if advisor == "heuristic":
-            from .agents.heuristic import HeuristicAgent
-
             self._agent = HeuristicAgent()  # deterministic: needs no random generator
 
     def observe(self, state: State, obs: np.ndarray | None = None) -> np.ndarray:
@@ -69,4 +71,5 @@ class AdviceWrapper(gym.ObservationWrapper):
         self.observation_space = spaces.Box(0.0, 1.0, (observation_size(advisor),), np.float32)
 
     def observation(self, observation: np.ndarray) -> np.ndarray:
-        return self.advisor.observe(self.env.unwrapped.game_state, observation)
+        env = cast(InselfluchtEnv, self.env.unwrapped)
+        return self.advisor.observe(env.game_state, observation)

@@ -276,7 +276,11 @@ class InselfluchtAEC(AECEnv, EzPickle):
 
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:
-    return spaces.Dict({k: spaces.Box(s.low, s.high, s.shape, s.dtype) for k, s in space.items()})
+    boxes = {k: s for k, s in space.items() if isinstance(s, spaces.Box)}
+    assert len(boxes) == len(space), "the AEC observation space holds Boxes only"
+    return spaces.Dict(
+        {k: spaces.Box(s.low, s.high, s.shape, s.dtype.type) for k, s in boxes.items()}
+    )
 
 
 raw_env = InselfluchtAEC

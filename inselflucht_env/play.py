@@ -21,7 +21,7 @@ import builtins
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import numpy as np
 
@@ -84,6 +84,7 @@ class Console:
                 return builtins.input(prompt)
             self.stdout.write(prompt)
             self.stdout.flush()
+            assert self.stdin is not None  # use_input is False only with a stream
             line = self.stdin.readline()
         except (EOFError, KeyboardInterrupt):
             raise Quit("end of input") from None
@@ -184,7 +185,7 @@ def play_game(
             },
         },
     )
-    game = env.unwrapped
+    game = cast(InselfluchtEnv, env.unwrapped)
     env.reset(seed=seed, options=dict(options) if options is not None else None)
     rng = np.random.default_rng([seed, 1] if agent_seed is None else agent_seed)
     names = dict(agent_names or {})

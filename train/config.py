@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,7 @@ def _rule(allowed: str, ok) -> Any:
     def check(v):
         return None if ok(v) else f"must be {allowed}"
 
-    check.allowed = allowed
+    setattr(check, "allowed", allowed)  # noqa: B010 (what error messages list as allowed)
     return check
 
 
@@ -174,7 +175,7 @@ def _stages(v):
     return None
 
 
-_stages.allowed = f"a list of stages {_STAGE} with increasing 'until'"
+setattr(_stages, "allowed", f"a list of stages {_STAGE} with increasing 'until'")  # noqa: B010
 
 
 SCHEMA: dict[str, dict[str, Key]] = {
@@ -462,7 +463,7 @@ def apply_overrides(raw: dict, overrides: list[str]) -> dict:
     return raw
 
 
-def load(path: str | Path, overrides: list[str] = ()) -> dict[str, dict[str, Any]]:
+def load(path: str | Path, overrides: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
     """Read, override and validate a YAML config file."""
     path = Path(path)
     try:

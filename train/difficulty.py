@@ -355,7 +355,9 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
     shift = {"leicht": -0.06, "normal": 0.0, "schwer": 0.06}
     for row, agent in zip(axes, agents):
         grid = data["agents"][agent]
-        ref = data["agents"].get("heuristic") if agent != "heuristic" else None
+        ref: dict[str, Any] = {}
+        if agent != "heuristic":
+            ref = data["agents"].get("heuristic") or {}
         for ax, variant in zip(row, VARIANTS):
             if not any(c["variant"] == variant for c in grid.values()):
                 ax.text(2.5, 50, "not played", ha="center", va="center", color="grey")

@@ -23,6 +23,7 @@ import platform
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -265,7 +266,7 @@ def train(args: argparse.Namespace) -> Path:
     #    With ``policy.advice`` the heuristic's choice is appended to every observation.
     vec_cls = SubprocVecEnv if tr["vec_env"] == "subproc" else DummyVecEnv
     advice = pol["advice"]
-    wrap = (
+    wrap: dict[str, Any] = (
         {}
         if advice == "none"
         else {"wrapper_class": AdviceWrapper, "wrapper_kwargs": {"advisor": advice}}

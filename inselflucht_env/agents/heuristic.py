@@ -436,7 +436,8 @@ def _salvage(t: _Turn) -> None:
     cands.sort(reverse=True)  # best first; ties: the higher place
     need = _must_stay_connected(t)
     fields = ALL & ~t.sea
-    base_d = route = None
+    base_d: tuple[int, ...] | None = None
+    route: list[tuple[int, float]] = []
     checked = 0
     for score, q, stand in cands:
         if score <= t.best_score or checked >= SALVAGE_ROUTE_CHECKS:
@@ -449,7 +450,8 @@ def _salvage(t: _Turn) -> None:
             route = _route_weights(t)
         after_d = K.paths_sea(t.sea | 1 << q, HELI, t.sc)[0]
         detour = sum(
-            wt * (after_d[r] - base_d[r]) for r, wt in route if r != q and after_d[r] < INF
+            (wt * (after_d[r] - base_d[r]) for r, wt in route if r != q and after_d[r] < INF),
+            0.0,
         )
         salvage = A.SALVAGE + NEIGHBOUR[t.p].index(q) if stand == t.p else t.first[stand]
         t.consider(score - t.w.action_cost * t.w.salvage_route * detour, salvage)
@@ -671,7 +673,8 @@ class HeuristicAgent:
         for hand in state.salvage:
             for c in hand:
                 team[_LAND_SUIT[c]] += 1
-        best, best_a = -INF, legal[0]
+        best: float = -INF
+        best_a = legal[0]
         for a in legal:
             s = a - A.CARD
             if state.lifted[s] or s == lifting:
