@@ -19,6 +19,18 @@ from .shipped import resolve, shipped_names
 register_agent_kind("checkpoint", CheckpointAgent)
 register_agent_kind("netsearch", NetSearchAgent)
 
-__all__ = ["CheckpointAgent", "CheckpointError", "NetSearchAgent", "NetworkSpec", "Policy",
-           "SearchResult", "build_policy", "load_network", "load_policy", "read_metadata",
-           "resolve", "save_checkpoint", "shipped_names"]
+__all__ = [
+    "CheckpointAgent",
+    "CheckpointError",
+    "NetSearchAgent",
+    "NetworkSpec",
+    "Policy",
+    "SearchResult",
+    "build_policy",
+    "load_network",
+    "load_policy",
+    "read_metadata",
+    "resolve",
+    "save_checkpoint",
+    "shipped_names",
+]

@@ -32,6 +32,7 @@ class CheckpointAgent:
         if self._policy is None:
             if self.threads:
                 import torch
+
                 torch.set_num_threads(self.threads)  # one per worker: no oversubscription
             self._policy = load_policy(self.path)
         return self._policy

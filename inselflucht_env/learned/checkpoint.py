@@ -26,9 +26,9 @@ from safetensors.torch import load_file, load_model, save_file, save_model
 from torch import nn
 
 from .. import __version__
-from ..errors import InputError
 from ..actions import ACTION_NAMES, N_ACTIONS
 from ..advice import observation_size
+from ..errors import InputError
 from ..observation import describe_observation
 from .network import NetworkSpec, build_policy
 
@@ -55,16 +55,25 @@ def env_signature(advice: str = "none") -> dict[str, Any]:
     return {
         "observation_size": observation_size(advice),
         "advice": advice,
-        "observation_layout": _digest([[e["name"], e["start"], e["stop"]]  # not the prose
-                                       for e in describe_observation()]),
+        "observation_layout": _digest(
+            [
+                [e["name"], e["start"], e["stop"]]  # not the prose
+                for e in describe_observation()
+            ]
+        ),
         "n_actions": N_ACTIONS,
         "action_names": _digest(list(ACTION_NAMES)),
     }
 
 
-def save_checkpoint(network: nn.Module, folder: str | Path, spec: NetworkSpec,
-                    metadata: dict[str, Any], advice: str = "none",
-                    optimizer: torch.optim.Optimizer | None = None) -> Path:
+def save_checkpoint(
+    network: nn.Module,
+    folder: str | Path,
+    spec: NetworkSpec,
+    metadata: dict[str, Any],
+    advice: str = "none",
+    optimizer: torch.optim.Optimizer | None = None,
+) -> Path:
     """Write ``network`` (built by ``network.build_policy(spec)``) as a checkpoint folder.
 
     ``metadata`` is any JSON-able record (config, results); the format, network spec,
@@ -72,8 +81,10 @@ def save_checkpoint(network: nn.Module, folder: str | Path, spec: NetworkSpec,
     that training can resume (``load_optimizer``).
     """
     if spec.observation_size != observation_size(advice):
-        raise ValueError(f"network reads {spec.observation_size} inputs, advice {advice!r} "
-                         f"builds {observation_size(advice)}")
+        raise ValueError(
+            f"network reads {spec.observation_size} inputs, advice {advice!r} "
+            f"builds {observation_size(advice)}"
+        )
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     for stale in folder.iterdir():  # an older save in the same folder must not linger
@@ -84,9 +95,14 @@ def save_checkpoint(network: nn.Module, folder: str | Path, spec: NetworkSpec,
         tensors, config = _flatten_optimizer(optimizer.state_dict())
         save_file(tensors, str(folder / OPTIMIZER_FILE))
         (folder / OPTIMIZER_CONFIG_FILE).write_text(json.dumps(config, indent=1) + "\n")
-    meta = {**metadata, "format": FORMAT, "format_version": FORMAT_VERSION,
-            "package_version": __version__, "network": spec.to_json(),
-            "signature": env_signature(advice)}
+    meta = {
+        **metadata,
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "package_version": __version__,
+        "network": spec.to_json(),
+        "signature": env_signature(advice),
+    }
     (folder / METADATA_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return folder
 
@@ -94,8 +110,10 @@ def save_checkpoint(network: nn.Module, folder: str | Path, spec: NetworkSpec,
 def _folder_of(path: str | Path) -> Path:
     path = Path(path)
     if path.is_file():
-        raise CheckpointError(f"checkpoint {str(path)!r} is a file: give its folder "
-                              f"(holding {METADATA_FILE} and {WEIGHTS_FILE})")
+        raise CheckpointError(
+            f"checkpoint {str(path)!r} is a file: give its folder "
+            f"(holding {METADATA_FILE} and {WEIGHTS_FILE})"
+        )
     if not path.is_dir():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
     return path
@@ -108,10 +126,13 @@ def _check_files(folder: Path) -> None:
         raise CheckpointError(
             f"checkpoint {str(folder)!r} holds model.zip, Stable-Baselines3's pickle-based "
             "format, which can run code when loaded: refused. Convert it once with "
-            f"`python -m train.convert_checkpoint {folder}`")
+            f"`python -m train.convert_checkpoint {folder}`"
+        )
     if foreign:
-        raise CheckpointError(f"checkpoint {str(folder)!r} holds files that are not part of "
-                              f"the checkpoint format: {foreign}; refused")
+        raise CheckpointError(
+            f"checkpoint {str(folder)!r} holds files that are not part of "
+            f"the checkpoint format: {foreign}; refused"
+        )
     for name in (METADATA_FILE, WEIGHTS_FILE):
         if not (folder / name).is_file():
             raise CheckpointError(f"checkpoint {str(folder)!r} has no {name}")
@@ -129,8 +150,10 @@ def read_metadata(path: str | Path) -> tuple[Path, dict[str, Any]]:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CheckpointError(f"{meta_file} is not an {FORMAT} metadata file")
     if meta.get("format_version") != FORMAT_VERSION:
-        raise CheckpointError(f"{meta_file}: format version {meta.get('format_version')!r}, "
-                              f"this package reads {FORMAT_VERSION}")
+        raise CheckpointError(
+            f"{meta_file}: format version {meta.get('format_version')!r}, "
+            f"this package reads {FORMAT_VERSION}"
+        )
     signature = meta.get("signature")
     if not isinstance(signature, dict):
         raise CheckpointError(f"{meta_file} has no environment 'signature'")
@@ -143,14 +166,17 @@ def read_metadata(path: str | Path) -> tuple[Path, dict[str, Any]]:
             raise CheckpointError(
                 f"checkpoint {str(folder)!r} was trained for another environment: {key} is "
                 f"{signature.get(key)!r} there and {value!r} here (package "
-                f"{meta.get('package_version')} vs {__version__}); retrain it")
+                f"{meta.get('package_version')} vs {__version__}); retrain it"
+            )
     try:
         spec = NetworkSpec.from_json(meta.get("network"))
     except (TypeError, ValueError) as err:
         raise CheckpointError(f"{meta_file}: bad network spec: {err}") from None
     if spec.observation_size != current["observation_size"]:
-        raise CheckpointError(f"{meta_file}: the network reads {spec.observation_size} inputs, "
-                              f"the signature says {current['observation_size']}")
+        raise CheckpointError(
+            f"{meta_file}: the network reads {spec.observation_size} inputs, "
+            f"the signature says {current['observation_size']}"
+        )
     return folder, meta
 
 
@@ -163,8 +189,10 @@ def load_network(path: str | Path) -> tuple[nn.Module, NetworkSpec, dict[str, An
     try:
         load_model(network, str(weights), strict=True)
     except (SafetensorError, RuntimeError, OSError, ValueError) as err:
-        raise CheckpointError(f"{weights} is corrupt or does not fit the network in "
-                              f"{METADATA_FILE}: {str(err).splitlines()[0]}") from None
+        raise CheckpointError(
+            f"{weights} is corrupt or does not fit the network in "
+            f"{METADATA_FILE}: {str(err).splitlines()[0]}"
+        ) from None
     network.set_training_mode(False)
     return network, spec, meta
 
@@ -174,16 +202,26 @@ def load_optimizer(optimizer: torch.optim.Optimizer, path: str | Path) -> None:
     folder = _folder_of(path)
     tensors_file, config_file = folder / OPTIMIZER_FILE, folder / OPTIMIZER_CONFIG_FILE
     if not tensors_file.is_file() or not config_file.is_file():
-        raise CheckpointError(f"checkpoint {str(folder)!r} has no optimiser state "
-                              f"({OPTIMIZER_FILE}, {OPTIMIZER_CONFIG_FILE}): it cannot resume")
+        raise CheckpointError(
+            f"checkpoint {str(folder)!r} has no optimiser state "
+            f"({OPTIMIZER_FILE}, {OPTIMIZER_CONFIG_FILE}): it cannot resume"
+        )
     try:
         tensors = load_file(str(tensors_file))
         config = json.loads(config_file.read_text())
         optimizer.load_state_dict(_unflatten_optimizer(tensors, config))
-    except (SafetensorError, json.JSONDecodeError, KeyError, TypeError, ValueError,
-            RuntimeError) as err:
-        raise CheckpointError(f"optimiser state in {str(folder)!r} is corrupt or does not fit: "
-                              f"{str(err).splitlines()[0]}") from None
+    except (
+        SafetensorError,
+        json.JSONDecodeError,
+        KeyError,
+        TypeError,
+        ValueError,
+        RuntimeError,
+    ) as err:
+        raise CheckpointError(
+            f"optimiser state in {str(folder)!r} is corrupt or does not fit: "
+            f"{str(err).splitlines()[0]}"
+        ) from None
 
 
 def _flatten_optimizer(state: dict[str, Any]) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
@@ -199,8 +237,9 @@ def _flatten_optimizer(state: dict[str, Any]) -> tuple[dict[str, torch.Tensor], 
     return tensors, {"param_groups": state["param_groups"], "scalars": scalars}
 
 
-def _unflatten_optimizer(tensors: dict[str, torch.Tensor],
-                         config: dict[str, Any]) -> dict[str, Any]:
+def _unflatten_optimizer(
+    tensors: dict[str, torch.Tensor], config: dict[str, Any]
+) -> dict[str, Any]:
     state: dict[int, dict[str, Any]] = {}
     for key, value in tensors.items():
         _, param, name = key.split(".", 2)

@@ -76,7 +76,8 @@ class Node:
 
 def puct_select(node: Node, legal: list[int], c_puct: float) -> int:
     """The legal action that maximises the PUCT score at ``node`` (first one on ties)."""
-    prior = node.prior  # always set: a node is descended into only once evaluated
+    prior = node.prior
+    assert prior is not None, "a node is descended into only once evaluated"
     floor = 1.0 / len(legal)
     scale = c_puct * math.sqrt(node.visits)
     fpu = node.total / node.visits if node.visits else 0.5
@@ -115,11 +116,19 @@ class NetSearchAgent:
     ``stats`` counts decisions, searched decisions, simulations and search seconds.
     """
 
-    def __init__(self, policy: str | Policy, simulations: int = 100,
-                 seconds: float | None = None, c_puct: float = 1.0, batch: int = 8,
-                 dirichlet_alpha: float = 0.0, noise_fraction: float = 0.25,
-                 rollout_depth: int = 0, heuristic_prior: float = 0.0,
-                 threads: int | None = 1):
+    def __init__(
+        self,
+        policy: str | Policy,
+        simulations: int = 100,
+        seconds: float | None = None,
+        c_puct: float = 1.0,
+        batch: int = 8,
+        dirichlet_alpha: float = 0.0,
+        noise_fraction: float = 0.25,
+        rollout_depth: int = 0,
+        heuristic_prior: float = 0.0,
+        threads: int | None = 1,
+    ):
         if simulations < 1 or batch < 1 or rollout_depth < 0:
             raise ValueError("simulations and batch must be >= 1, rollout_depth >= 0")
         if not 0 <= heuristic_prior <= 1:
@@ -137,8 +146,10 @@ class NetSearchAgent:
             self.path = str(resolve(policy))
             value_kind = read_metadata(self.path)[1]["network"].get("value", "return")
         if value_kind != "win_probability":
-            raise ValueError(f"netsearch needs a network whose value head is a win probability "
-                             f"(expert iteration); {self.path!r} has value {value_kind!r}")
+            raise ValueError(
+                f"netsearch needs a network whose value head is a win probability "
+                f"(expert iteration); {self.path!r} has value {value_kind!r}"
+            )
         self.name = f"netsearch:{self.path}"
         self.simulations = simulations
         self.seconds = seconds
@@ -158,6 +169,7 @@ class NetSearchAgent:
         if self._policy is None:
             if self.threads:
                 import torch
+
                 torch.set_num_threads(self.threads)
             self._policy = load_policy(self.path)
         return self._policy
@@ -176,8 +188,9 @@ class NetSearchAgent:
         deadline = None if self.seconds is None else started + self.seconds
         policy = self.policy
         root = Node()
-        probs, values = policy.evaluate(policy.observe(state)[None],
-                                        np.asarray(state.legal_mask(), dtype=bool)[None])
+        probs, values = policy.evaluate(
+            policy.observe(state)[None], np.asarray(state.legal_mask(), dtype=bool)[None]
+        )
         prior = self._mix(probs[0], state)
         if self.dirichlet_alpha > 0:
             legal = state.legal_actions()
@@ -196,8 +209,12 @@ class NetSearchAgent:
         self.stats["searched"] += 1
         self.stats["simulations"] += done
         self.stats["seconds"] += time.perf_counter() - started
-        return SearchResult(np.asarray(root.n, dtype=np.int64), root.total / root.visits,
-                            np.asarray(root.prior), done)
+        return SearchResult(
+            np.asarray(root.n, dtype=np.int64),
+            root.total / root.visits,
+            np.asarray(root.prior),
+            done,
+        )
 
     # ------------------------------------------------------------------ simulations
     def _wave(self, root: Node, state: State, rng: np.random.Generator, count: int) -> None:
@@ -229,8 +246,9 @@ class NetSearchAgent:
         policy = self.policy
         obs = [policy.observe(world) for _, _, world in pending]
         masks = [world.legal_mask() for _, _, world in pending]
-        heuristic = [self.heuristic.act(world) if self.heuristic_prior else -1
-                     for _, _, world in pending]
+        heuristic = [
+            self.heuristic.act(world) if self.heuristic_prior else -1 for _, _, world in pending
+        ]
         outcomes: list[float | None] = []  # per leaf: the rollout's outcome, if it ended
         ends: list[int] = []  # per leaf: the row whose value head judges it
         for _, _, world in pending:

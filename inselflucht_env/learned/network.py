@@ -41,6 +41,8 @@ def _centring_index() -> torch.Tensor:
             if 0 <= r < SIZE and 0 <= c < SIZE:
                 index[p, k] = r * SIZE + c
     return index
+
+
 VALUE_KINDS = ("return", "win_probability")
 
 
@@ -58,8 +60,13 @@ class BoardCNN(BaseFeaturesExtractor):
     learn that for each of the 25 places apart. No parameters: the weights keep their names.
     """
 
-    def __init__(self, observation_space: gym.spaces.Box, features_dim: int = 256,
-                 cnn_channels: int = 32, centred: bool = False):
+    def __init__(
+        self,
+        observation_space: gym.spaces.Box,
+        features_dim: int = 256,
+        cnn_channels: int = 32,
+        centred: bool = False,
+    ):
         super().__init__(observation_space, features_dim)
         vector_size = observation_space.shape[0] - BOARD_SIZE
         self.centred = centred
@@ -67,19 +74,24 @@ class BoardCNN(BaseFeaturesExtractor):
         if centred:
             self.register_buffer("centring", _centring_index(), persistent=False)
         self.board = nn.Sequential(
-            nn.Conv2d(planes, cnn_channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(cnn_channels, cnn_channels, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(planes, cnn_channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(cnn_channels, cnn_channels, 3, padding=1),
+            nn.ReLU(),
             nn.Flatten(),
         )
         self.head = nn.Sequential(
-            nn.Linear(cnn_channels * cells + vector_size, features_dim), nn.ReLU())
+            nn.Linear(cnn_channels * cells + vector_size, features_dim), nn.ReLU()
+        )
 
     def grid(self, observations: torch.Tensor) -> torch.Tensor:
         """The board planes as the convolutions see them: (n, planes, rows, columns)."""
         board = observations[:, :BOARD_SIZE].reshape(-1, N_PLANES, N_PLACES)
         if not self.centred:
             return board.reshape(-1, N_PLANES, SIZE, SIZE)
-        index = self.centring[board[:, _DECIDER_PLANE].argmax(1)]  # (n, 81)
+        # a registered buffer, which torch types as Tensor | Module
+        centring: torch.Tensor = self.centring  # type: ignore[assignment]
+        index = centring[board[:, _DECIDER_PLANE].argmax(1)]  # (n, 81)
         padded = torch.nn.functional.pad(board, (0, 1))  # the pad cell N_PLACES is 0
         canvas = torch.gather(padded, 2, index[:, None, :].expand(-1, N_PLANES, -1))
         off_grid = (index == N_PLACES).to(board.dtype)[:, None, :]
@@ -112,8 +124,9 @@ class NetworkSpec:
         if self.value not in VALUE_KINDS:
             raise ValueError(f"network value {self.value!r}: expected one of {VALUE_KINDS}")
         sizes = (self.observation_size, self.cnn_channels, self.features_dim, *self.net_arch)
-        if not self.net_arch or any(not isinstance(s, int) or isinstance(s, bool) or s <= 0
-                                    for s in sizes):
+        if not self.net_arch or any(
+            not isinstance(s, int) or isinstance(s, bool) or s <= 0 for s in sizes
+        ):
             raise ValueError(f"network sizes must be positive integers: {self}")
 
     def to_json(self) -> dict[str, Any]:
@@ -144,9 +157,14 @@ def policy_kwargs(spec: NetworkSpec) -> dict[str, Any]:
     """The ``policy_kwargs`` that make SB3 build exactly ``spec``'s network."""
     kwargs: dict[str, Any] = {"net_arch": list(spec.net_arch)}
     if spec.features != "mlp":
-        kwargs.update(features_extractor_class=BoardCNN, features_extractor_kwargs={
-            "features_dim": spec.features_dim, "cnn_channels": spec.cnn_channels,
-            "centred": spec.features == "centred_cnn"})
+        kwargs.update(
+            features_extractor_class=BoardCNN,
+            features_extractor_kwargs={
+                "features_dim": spec.features_dim,
+                "cnn_channels": spec.cnn_channels,
+                "centred": spec.features == "centred_cnn",
+            },
+        )
     return kwargs
 
 
@@ -154,8 +172,9 @@ def observation_space(size: int) -> gym.spaces.Box:
     return gym.spaces.Box(0.0, 1.0, (size,), np.float32)
 
 
-def policy_value(network: MaskableActorCriticPolicy,
-                 observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def policy_value(
+    network: MaskableActorCriticPolicy, observations: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
     """The unmasked action logits ``(n, 36)`` and value-head outputs ``(n,)`` of a batch.
 
     One forward pass through the shared extractor; differentiable, so training
@@ -170,8 +189,11 @@ def policy_value(network: MaskableActorCriticPolicy,
 
 def build_policy(spec: NetworkSpec) -> MaskableActorCriticPolicy:
     """A freshly initialised network for ``spec`` (in evaluation mode, on the CPU)."""
-    policy = MaskableActorCriticPolicy(observation_space(spec.observation_size),
-                                       gym.spaces.Discrete(N_ACTIONS), _constant_schedule,
-                                       **policy_kwargs(spec))
+    policy = MaskableActorCriticPolicy(
+        observation_space(spec.observation_size),
+        gym.spaces.Discrete(N_ACTIONS),
+        _constant_schedule,
+        **policy_kwargs(spec),
+    )
     policy.set_training_mode(False)
     return policy

@@ -25,8 +25,7 @@ class Policy:
     network-guided search's leaf evaluation).
     """
 
-    def __init__(self, network: Any, spec: NetworkSpec, metadata: dict[str, Any],
-                 path: str = ""):
+    def __init__(self, network: Any, spec: NetworkSpec, metadata: dict[str, Any], path: str = ""):
         self.network = network
         self.spec = spec
         self.metadata = metadata
@@ -38,19 +37,27 @@ class Policy:
         """The observation this policy reads for ``state.decider``."""
         return self.advisor.observe(state)
 
-    def act(self, state: State, deterministic: bool = True,
-            rng: np.random.Generator | None = None) -> int:
+    def act(
+        self, state: State, deterministic: bool = True, rng: np.random.Generator | None = None
+    ) -> int:
         """The policy's (legal) action for the deciding figure of ``state``."""
         mask = np.asarray(state.legal_mask(), dtype=bool)
         return self.predict_action(self.observe(state), mask, deterministic, rng)
 
-    def predict_action(self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True,
-                       rng: np.random.Generator | None = None) -> int:
+    def predict_action(
+        self,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        deterministic: bool = True,
+        rng: np.random.Generator | None = None,
+    ) -> int:
         """The most likely legal action (or one sampled with ``rng``) for one observation."""
         if np.shape(obs) != (self.observation_size,):
-            raise ValueError(f"observation of shape {np.shape(obs)}: this policy reads "
-                             f"({self.observation_size},) (advice {self.advisor.name!r}); "
-                             "use act(state), which builds it")
+            raise ValueError(
+                f"observation of shape {np.shape(obs)}: this policy reads "
+                f"({self.observation_size},) (advice {self.advisor.name!r}); "
+                "use act(state), which builds it"
+            )
         mask = np.asarray(mask, dtype=bool)
         if not mask.any():
             raise ValueError("no legal action in the mask")
@@ -65,8 +72,9 @@ class Policy:
         with torch.no_grad():
             x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
             logits, values = policy_value(self.network, x)
-            logits = logits.masked_fill(~torch.as_tensor(np.asarray(masks, dtype=bool)),
-                                        float("-inf"))
+            logits = logits.masked_fill(
+                ~torch.as_tensor(np.asarray(masks, dtype=bool)), float("-inf")
+            )
             probs = torch.softmax(logits, dim=-1)
         return probs.numpy().astype(np.float64), values.numpy().astype(np.float64)
 

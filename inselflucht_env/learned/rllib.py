@@ -51,8 +51,9 @@ class InselfluchtRLModule(TorchRLModule, ValueFunctionAPI):
         self.spec = NetworkSpec.from_json(self.model_config["network"])
         size = self.observation_space[OBSERVATIONS].shape[0]
         if size != self.spec.observation_size:
-            raise ValueError(f"the env observes {size} numbers, the network reads "
-                             f"{self.spec.observation_size}")
+            raise ValueError(
+                f"the env observes {size} numbers, the network reads {self.spec.observation_size}"
+            )
         self.network = build_policy(self.spec)
 
     def _logits_values(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -89,6 +90,7 @@ def make_env(env_config: dict[str, Any] | None = None) -> Any:
 
     from .. import pettingzoo as iz
     from ..dict_observation import PettingZooDictObservation
+
     return PettingZooEnv(PettingZooDictObservation(iz.env(**dict(env_config or {}))))
 
 
@@ -107,13 +109,22 @@ class OutcomeCallback(RLlibCallback):
         outcome = next((i["outcome"] for i in infos.values() if "outcome" in i), None)
         if metrics_logger is None or outcome is None:
             return
-        metrics_logger.log_value("inselflucht/win_rate", float(outcome == "win"),
-                                 reduce="mean", window=200)
+        metrics_logger.log_value(
+            "inselflucht/win_rate", float(outcome == "win"), reduce="mean", window=200
+        )
         for cause in (o for o in OUTCOMES if o.startswith("L")):
-            metrics_logger.log_value(f"inselflucht/loss_{cause}", float(outcome == cause),
-                                     reduce="mean", window=200)
+            metrics_logger.log_value(
+                f"inselflucht/loss_{cause}", float(outcome == cause), reduce="mean", window=200
+            )
         metrics_logger.log_value("inselflucht/illegal", int(outcome == "illegal"), reduce="sum")
 
 
-__all__ = ["ENV_NAME", "InselfluchtRLModule", "OutcomeCallback", "POLICY_ID", "export",
-           "make_env", "shared_policy"]
+__all__ = [
+    "ENV_NAME",
+    "InselfluchtRLModule",
+    "OutcomeCallback",
+    "POLICY_ID",
+    "export",
+    "make_env",
+    "shared_policy",
+]

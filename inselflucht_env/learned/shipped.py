@@ -12,8 +12,10 @@ from pathlib import Path
 from .checkpoint import METADATA_FILE, CheckpointError
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_CANDIDATES = (_PACKAGE / "checkpoints",          # installed wheel: package data
-               _PACKAGE.parent / "checkpoints")   # source checkout: the repository's folder
+_CANDIDATES = (
+    _PACKAGE / "checkpoints",  # installed wheel: package data
+    _PACKAGE.parent / "checkpoints",
+)  # source checkout: the repository's folder
 
 
 def shipped_folder() -> Path | None:
@@ -39,5 +41,7 @@ def resolve(spec: str | Path) -> Path:
     folder = shipped_folder()
     if name and folder is not None and (folder / name / METADATA_FILE).is_file():
         return folder / name
-    raise CheckpointError(f"no checkpoint {str(spec)!r}: not a folder, and not a shipped "
-                          f"policy (shipped: {', '.join(shipped_names()) or 'none'})")
+    raise CheckpointError(
+        f"no checkpoint {str(spec)!r}: not a folder, and not a shipped "
+        f"policy (shipped: {', '.join(shipped_names()) or 'none'})"
+    )

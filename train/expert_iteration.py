@@ -1,0 +1,504 @@
+"""Expert iteration: a policy-value network trained on the choices of a search it guides.
+
+    python -m train.expert_iteration --config configs/exit_4p_normal.yaml [--set key=value]
+    python -m train.expert_iteration --resume runs/exit_4p_normal-<stamp> [--set key=value]
+
+The expert is ``inselflucht_env.learned.netsearch`` (determinized PUCT over the network's
+prior, optionally mixed with the heuristic's choice, ``search.heuristic_prior``; the value
+head at the leaves); the apprentice is the network (Anthony et al. 2017, "Thinking fast
+and slow"; AlphaZero's loop). Read top to bottom: config -> run folder ->
+network -> worker pool -> warm start (iteration 0) -> per iteration: self-play, train,
+checkpoint, evaluate, save the resumable state.
+
+* **Warm start** (iteration 0): ``warm_start.games`` games of a teacher (the heuristic),
+  its choices as one-hot policy targets and the outcomes as value targets, cloned for
+  ``warm_start.epochs`` passes. Plain observation, no advice.
+* **Self-play** (iterations 1, 2, ...): ``self_play.games`` games of the search guided by
+  the previous iteration's network, in ``self_play.workers`` processes with one torch
+  thread each; root Dirichlet noise, and the first ``search.sample_decisions`` decisions
+  of a game sampled from the visit counts (the rest take the most visited action). With
+  ``self_play.network_moves`` a share of the decisions plays the raw network's own choice
+  instead, still labelled by the search (DAgger, Ross et al. 2011): a network that only
+  ever saw the expert's states drifts off them when it plays alone. Each decision with
+  more than one legal action becomes a sample: the observation of the deciding seat, the
+  legal mask, the root visit distribution and the root value.
+* **Training**: ``train.steps`` minibatches from the replay window plus the new samples
+  (afterwards the window keeps the newest ``train.replay_samples``; the warm start's data
+  trains in full, then drops out as self-play data comes in) with
+
+      loss = CE(visits, masked softmax(logits)) + value_coef * (v - z')^2,
+      z' = (1 - value_mix) * outcome + value_mix * root value,
+
+  ``outcome`` 1 for a won game and 0 for a lost one, the same for every seat (the game is
+  cooperative). AdamW with ``weight_decay`` and gradient clipping.
+* **Evaluation** after every iteration on fixed seeds: the raw network (argmax of the
+  policy, ``checkpoint`` agent) on ``eval.network_games`` games, the guided search on
+  ``eval.search_games``, exactly as ``python -m train.evaluate --seed 11000000`` plays them.
+
+Deal seeds: the blocks of ``train/seeds.py`` (warm start 10,000,000 + i, evaluation after
+every iteration 11,000,000 + i, self-play 20,000,000 + 100,000 * iteration + i), apart from
+the report seeds and every other job's.
+
+The search's own generator in self-play is ``default_rng([deal seed, SEARCH_STREAM,
+train.seed])``; minibatches come from ``torch.Generator`` seeded by ``train.seed`` and the
+iteration, so a resumed run continues exactly as an uninterrupted one.
+
+The run folder ``runs/<name>-<stamp>/`` holds ``config.yaml`` (resolved), ``tb/``
+(TensorBoard), ``iterations/iter_NNNN/`` (a checkpoint per iteration, the format of
+``inselflucht_env.learned.checkpoint``), ``best/`` (best raw-network evaluation win rate),
+``state-NNNN/`` (network + optimiser checkpoint and ``replay.npz``, plain arrays read with
+``allow_pickle=False``) and ``progress.json`` (the last finished iteration, the state
+folder, the best score and the history). ``--resume`` reads them; no file is unpickled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import yaml
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from inselflucht_env.actions import N_ACTIONS
+from inselflucht_env.agents import make_agent
+from inselflucht_env.config import GameConfig
+from inselflucht_env.engine import State
+from inselflucht_env.evaluate import play_episode, summarize
+from inselflucht_env.learned.checkpoint import load_network, load_optimizer, save_checkpoint
+from inselflucht_env.learned.netsearch import NetSearchAgent
+from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
+from inselflucht_env.learned.policy import Policy, load_policy
+from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
+from train import exit_config
+from train.pretrain import make_teacher
+from train.seeds import EXIT_EVAL_SEEDS, SEEDS_PER_ITERATION, SELF_PLAY_SEEDS, WARM_START_SEEDS
+
+SEARCH_STREAM = 0x5E1F_5EA7
+OBS_SCALE = 60  # every observation entry is a multiple of 1/60: stored exactly as uint8
+SAMPLE_FIELDS = ("obs", "mask", "target", "outcome", "root_value")
+
+
+# ----------------------------------------------------------------------- samples, replay
+def _samples(
+    obs: list, masks: list, targets: list, root_values: list, outcome: float
+) -> dict[str, np.ndarray]:
+    """One game's decisions as arrays (observations quantised to uint8, exactly)."""
+    scaled = np.asarray(obs, dtype=np.float32).reshape(-1, OBSERVATION_SIZE) * OBS_SCALE
+    quantised = np.rint(scaled)
+    if np.abs(scaled - quantised).max(initial=0.0) > 1e-3:
+        raise ValueError(f"an observation entry is not a multiple of 1/{OBS_SCALE}")
+    n = len(quantised)
+    return {
+        "obs": quantised.astype(np.uint8),
+        "mask": np.asarray(masks, dtype=bool).reshape(n, N_ACTIONS),
+        "target": np.asarray(targets, dtype=np.float16).reshape(n, N_ACTIONS),
+        "outcome": np.full(n, outcome, dtype=np.float32),
+        "root_value": np.asarray(root_values, dtype=np.float32).reshape(n),
+    }
+
+
+def _concat(parts: Iterable[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    parts = list(parts)
+    return {k: np.concatenate([p[k] for p in parts]) for k in SAMPLE_FIELDS}
+
+
+def trim(replay: dict[str, np.ndarray], limit: int) -> dict[str, np.ndarray]:
+    """The newest ``limit`` samples of the replay window."""
+    return {k: v[-limit:] for k, v in replay.items()}
+
+
+def save_replay(replay: dict[str, np.ndarray], path: Path) -> None:
+    arrays: dict[str, Any] = dict(replay)  # numpy's stub would match allow_pickle by name
+    np.savez(path, **arrays)
+
+
+def load_replay(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as data:
+        return {k: data[k] for k in SAMPLE_FIELDS}
+
+
+# ----------------------------------------------------------------------- worker side
+_POLICIES: dict[str, Policy] = {}
+
+
+def _init_worker() -> None:
+    torch.set_num_threads(1)
+
+
+def _policy(folder: str) -> Policy:
+    """The network of a checkpoint folder, loaded once per process (folders never change)."""
+    if folder not in _POLICIES:
+        _POLICIES.clear()
+        _POLICIES[folder] = load_policy(folder)
+    return _POLICIES[folder]
+
+
+def self_play(job: tuple[str, dict, dict, int, float, int, list[int]]) -> dict[str, Any]:
+    """Self-play games of the guided search on ``seeds``: samples and statistics."""
+    folder, game, search_kw, sample_decisions, network_moves, train_seed, seeds = job
+    config = GameConfig.make(**game)
+    policy = _policy(folder)
+    agent = NetSearchAgent(policy, **search_kw)
+    parts, wins, entropy = [], 0, 0.0
+    for seed in seeds:
+        deal_rng = np.random.default_rng(seed)
+        rng = np.random.default_rng([seed, SEARCH_STREAM, train_seed])
+        state = State.new(config, deal_rng)
+        obs, masks, targets, values = [], [], [], []
+        while state.outcome is None:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(legal[0], deal_rng)
+                continue
+            result = agent.search(state, rng)
+            visits = result.visits / result.visits.sum()
+            obs.append(encode_observation(state))
+            masks.append(state.legal_mask())
+            targets.append(visits)
+            values.append(result.value)
+            nz = visits[visits > 0]
+            entropy -= float((nz * np.log(nz)).sum())
+            if network_moves and rng.random() < network_moves:
+                action = policy.predict_action(obs[-1], np.asarray(masks[-1]))
+            elif len(obs) <= sample_decisions:
+                action = int(rng.choice(N_ACTIONS, p=visits))
+            else:
+                action = result.best()
+            state.apply(action, deal_rng)
+        won = state.outcome == "win"
+        wins += won
+        parts.append(_samples(obs, masks, targets, values, float(won)))
+    return {
+        "samples": _concat(parts),
+        "games": len(seeds),
+        "wins": wins,
+        "entropy_sum": entropy,
+        "seconds": agent.stats["seconds"],
+        "searched": agent.stats["searched"],
+    }
+
+
+def teacher_games(job: tuple[str, dict, list[int]]) -> dict[str, Any]:
+    """Games of a teacher agent: its choices as one-hot targets, the outcome as value."""
+    teacher, game, seeds = job
+    config = GameConfig.make(**game)
+    agent = make_teacher(teacher)
+    parts, wins = [], 0
+    for seed in seeds:
+        deal_rng = np.random.default_rng(seed)
+        rng = np.random.default_rng([seed, SEARCH_STREAM])
+        state = State.new(config, deal_rng)
+        obs, masks, targets = [], [], []
+        while state.outcome is None:
+            legal = state.legal_actions()
+            action = agent.act(state, rng)
+            if len(legal) > 1:
+                obs.append(encode_observation(state))
+                masks.append(state.legal_mask())
+                targets.append(np.eye(N_ACTIONS, dtype=np.float32)[action])
+            state.apply(action, deal_rng)
+        won = state.outcome == "win"
+        wins += won
+        parts.append(_samples(obs, masks, targets, [float(won)] * len(obs), float(won)))
+    return {"samples": _concat(parts), "games": len(seeds), "wins": wins}
+
+
+def evaluation_games(job: tuple[str, dict, dict, list[int]]) -> list:
+    """Harness episodes (``inselflucht_env.evaluate.play_episode``) of an agent spec."""
+    spec, kwargs, game, seeds = job
+    agent = make_agent(spec, **kwargs)
+    config = GameConfig.make(**game)
+    return [play_episode(agent, config, s) for s in seeds]
+
+
+# ----------------------------------------------------------------------- main side
+def run_jobs(pool, fn: Callable, jobs: list[tuple[Any, ...]], desc: str) -> list:
+    """``fn`` over ``jobs`` in the pool (in this process without one), with a progress bar
+    counting the games (every job's last element is its list of seeds)."""
+    out = []
+    with tqdm(
+        total=sum(len(j[-1]) for j in jobs), desc=desc, unit="game", dynamic_ncols=True, leave=False
+    ) as bar:
+        results = pool.imap(fn, jobs) if pool is not None else map(fn, jobs)
+        for job, result in zip(jobs, results):
+            out.append(result)
+            bar.update(len(job[-1]))
+    return out
+
+
+def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
+    size = max(1, math.ceil(len(seeds) / (workers * 4)))
+    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
+
+
+def train_network(
+    network,
+    optimizer: torch.optim.Optimizer,
+    replay: dict[str, np.ndarray],
+    steps: int,
+    tr: dict[str, Any],
+    generator: torch.Generator,
+) -> dict[str, float]:
+    """``steps`` minibatches of the loss in the module docstring; mean losses."""
+    network.set_training_mode(True)
+    n = len(replay["outcome"])
+    totals = {"policy_loss": 0.0, "value_loss": 0.0, "target_entropy": 0.0}
+    for _ in tqdm(range(steps), desc="training", unit="step", dynamic_ncols=True, leave=False):
+        idx = torch.randint(n, (min(tr["batch_size"], n),), generator=generator).numpy()
+        obs = torch.from_numpy(replay["obs"][idx].astype(np.float32) / OBS_SCALE)
+        mask = torch.from_numpy(replay["mask"][idx])
+        target = torch.from_numpy(replay["target"][idx].astype(np.float32))
+        target = target / target.sum(1, keepdim=True)
+        z = torch.from_numpy(
+            (1 - tr["value_mix"]) * replay["outcome"][idx]
+            + tr["value_mix"] * replay["root_value"][idx]
+        )
+        logits, values = policy_value(network, obs)
+        log_p = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+        policy_loss = -(target * log_p).sum(1).mean()
+        value_loss = torch.nn.functional.mse_loss(values, z)
+        optimizer.zero_grad()
+        (policy_loss + tr["value_coef"] * value_loss).backward()
+        torch.nn.utils.clip_grad_norm_(network.parameters(), tr["max_grad_norm"])
+        optimizer.step()
+        with torch.no_grad():
+            t_log = torch.log(target.clamp_min(1e-12))
+            totals["target_entropy"] += float(-(target * t_log).sum(1).mean())
+        totals["policy_loss"] += float(policy_loss.detach())
+        totals["value_loss"] += float(value_loss.detach())
+    network.set_training_mode(False)
+    return {k: v / steps for k, v in totals.items()}
+
+
+def evaluate_iteration(pool, folder: Path, conf: dict[str, Any], workers: int) -> dict:
+    """Win rates of the raw network and of the guided search on the evaluation seeds."""
+    ev, se = conf["eval"], conf["search"]
+    search_kw = {
+        "simulations": ev["search_simulations"],
+        **{k: se[k] for k in ("c_puct", "batch", "heuristic_prior", "rollout_depth")},
+    }
+    results = {}
+    for key, spec, kwargs, games in (
+        ("network", str(folder), {}, ev["network_games"]),
+        ("search", f"netsearch:{folder}", search_kw, ev["search_games"]),
+    ):
+        if not games:
+            continue
+        seeds = list(range(EXIT_EVAL_SEEDS, EXIT_EVAL_SEEDS + games))
+        started = time.perf_counter()
+        jobs = [(spec, kwargs, conf["env"], chunk) for chunk in _chunks(seeds, workers)]
+        episodes = [
+            e for part in run_jobs(pool, evaluation_games, jobs, f"eval {key}") for e in part
+        ]
+        results[key] = summarize(episodes, time.perf_counter() - started)
+    return results
+
+
+def _network_spec(net: dict[str, Any]) -> NetworkSpec:
+    return NetworkSpec(
+        OBSERVATION_SIZE,
+        net["features"],
+        net["cnn_channels"],
+        net["features_dim"],
+        tuple(net["net_arch"]),
+        "win_probability",
+    )
+
+
+def _write_json(path: Path, data: Any) -> None:
+    """Write atomically: a crash mid-write leaves the previous file."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> Path:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", default="configs/exit_4p_normal.yaml", help="YAML file")
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a key, e.g. train.iterations=40",
+    )
+    parser.add_argument("--resume", metavar="RUN_FOLDER", help="continue this run")
+    args = parser.parse_args(argv)
+
+    # 1. Configuration and run folder (a resumed run keeps its folder and its config).
+    if args.resume:
+        run_dir = Path(args.resume)
+        progress_file = run_dir / "progress.json"
+        if not progress_file.is_file():
+            raise exit_config.ConfigError(f"--resume {args.resume!r}: no progress.json there")
+        stored = yaml.safe_load((run_dir / "config.yaml").read_text())
+        conf = exit_config.validate(
+            exit_config.apply_overrides(stored, args.overrides), str(run_dir / "config.yaml")
+        )
+        progress = json.loads(progress_file.read_text())
+    else:
+        conf = exit_config.load(args.config, args.overrides)
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        run_dir = Path(conf["output"]["run_dir"]) / f"{conf['output']['name']}-{stamp}"
+        run_dir.mkdir(parents=True, exist_ok=False)
+        progress = {"iteration": -1, "state": None, "best": None, "history": []}
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(conf, sort_keys=False))
+    game, se, sp, ws, tr = (conf[k] for k in ("env", "search", "self_play", "warm_start", "train"))
+    print(f"run folder: {run_dir}", flush=True)
+
+    # 2. Network and optimiser: fresh, or the saved state of the last finished iteration.
+    torch.set_num_threads(tr["torch_threads"])
+    torch.manual_seed(tr["seed"])
+    spec = _network_spec(conf["network"])
+    if progress["state"]:
+        state_dir = run_dir / progress["state"]
+        network, spec, _ = load_network(state_dir / "network")
+        replay = load_replay(state_dir / "replay.npz")
+    else:
+        network, replay = build_policy(spec), None
+    optimizer = torch.optim.AdamW(
+        network.parameters(), lr=tr["learning_rate"], weight_decay=tr["weight_decay"]
+    )
+    if progress["state"]:
+        load_optimizer(optimizer, run_dir / progress["state"] / "network")
+        for group in optimizer.param_groups:  # --set may change them on resume
+            group.update(lr=tr["learning_rate"], weight_decay=tr["weight_decay"])
+
+    # 3. Worker processes (spawned: no torch state is forked), TensorBoard.
+    workers = sp["workers"]
+    pool = mp.get_context("spawn").Pool(workers, _init_worker) if workers > 1 else None
+    writer = SummaryWriter(str(run_dir / "tb"))
+    search_kw = {
+        k: se[k]
+        for k in (
+            "simulations",
+            "c_puct",
+            "batch",
+            "dirichlet_alpha",
+            "noise_fraction",
+            "heuristic_prior",
+            "rollout_depth",
+        )
+    }
+    try:
+        for iteration in range(progress["iteration"] + 1, tr["iterations"] + 1):
+            started = time.perf_counter()
+            generator = torch.Generator().manual_seed(tr["seed"] * 1_000_003 + iteration)
+            scalars: dict[str, float] = {}
+
+            # 4. Data: the teacher's games (iteration 0) or self-play of the last network.
+            jobs: list[tuple[Any, ...]]
+            if iteration == 0:
+                seeds = list(range(WARM_START_SEEDS, WARM_START_SEEDS + ws["games"]))
+                jobs = [(ws["teacher"], game, chunk) for chunk in _chunks(seeds, workers)]
+                parts = run_jobs(pool, teacher_games, jobs, f"warm start ({ws['teacher']})")
+            else:
+                start = SELF_PLAY_SEEDS + SEEDS_PER_ITERATION * iteration
+                seeds = list(range(start, start + sp["games"]))
+                previous = str(run_dir / "iterations" / f"iter_{iteration - 1:04d}")
+                jobs = [
+                    (
+                        previous,
+                        game,
+                        search_kw,
+                        se["sample_decisions"],
+                        sp["network_moves"],
+                        tr["seed"],
+                        chunk,
+                    )
+                    for chunk in _chunks(seeds, workers)
+                ]
+                parts = run_jobs(pool, self_play, jobs, f"iteration {iteration} self-play")
+                searched = sum(p["searched"] for p in parts)
+                scalars["self_play/visit_entropy"] = sum(p["entropy_sum"] for p in parts) / max(
+                    1, searched
+                )
+                scalars["self_play/ms_per_decision"] = (
+                    1000 * sum(p["seconds"] for p in parts) / max(1, searched)
+                )
+            play_seconds = time.perf_counter() - started
+            games = sum(p["games"] for p in parts)
+            if games:
+                new = _concat(p["samples"] for p in parts)
+                replay = new if replay is None else _concat([replay, new])
+                scalars["self_play/win_rate"] = sum(p["wins"] for p in parts) / games
+                scalars["self_play/games_per_second"] = games / play_seconds
+                scalars["self_play/samples"] = len(new["outcome"])
+            scalars["replay/samples"] = 0 if replay is None else len(replay["outcome"])
+
+            # 5. Train on the replay window.
+            if replay is not None:
+                steps = (
+                    tr["steps"]
+                    if iteration
+                    else max(1, ws["epochs"] * len(replay["outcome"]) // tr["batch_size"])
+                )
+                train_started = time.perf_counter()
+                losses = train_network(network, optimizer, replay, steps, tr, generator)
+                scalars.update({f"train/{k}": v for k, v in losses.items()})
+                scalars["train/seconds"] = time.perf_counter() - train_started
+                replay = trim(replay, tr["replay_samples"])
+
+            # 6. Checkpoint of this iteration, its evaluation, best/ by the raw network.
+            folder = run_dir / "iterations" / f"iter_{iteration:04d}"
+            meta = {"config": conf, "iteration": iteration, "trainer": "expert_iteration"}
+            save_checkpoint(network, folder, spec, meta)
+            results = evaluate_iteration(pool, folder, conf, workers)
+            for key, summary in results.items():
+                scalars[f"eval/{key}_win_rate"] = summary["win_rate"]
+                scalars[f"eval/{key}_ms_per_decision"] = (
+                    1000 * summary["agent_seconds_per_decision"]
+                )
+            save_checkpoint(network, folder, spec, {**meta, "evaluation": results})
+            score = results.get("network", {}).get("win_rate")
+            if score is not None and (progress["best"] is None or score > progress["best"]):
+                progress["best"] = score
+                save_checkpoint(network, run_dir / "best", spec, {**meta, "evaluation": results})
+            scalars["time/iteration_seconds"] = time.perf_counter() - started
+            for key, value in scalars.items():
+                writer.add_scalar(key, value, iteration)
+            writer.flush()
+
+            # 7. Resumable state: network + optimiser, replay window, then progress.json.
+            state_name = f"state-{iteration:04d}"
+            save_checkpoint(
+                network, run_dir / state_name / "network", spec, meta, optimizer=optimizer
+            )
+            assert replay is not None  # filled by step 4 of every iteration
+            save_replay(replay, run_dir / state_name / "replay.npz")
+            old_state = progress["state"]
+            progress.update(iteration=iteration, state=state_name)
+            progress["history"].append(
+                {"iteration": iteration, **{k: round(v, 5) for k, v in scalars.items()}}
+            )
+            _write_json(run_dir / "progress.json", progress)
+            if old_state and old_state != state_name:
+                shutil.rmtree(run_dir / old_state, ignore_errors=True)
+            line = ", ".join(f"{k} {v:.4g}" for k, v in scalars.items())
+            print(f"iteration {iteration}: {line}", flush=True)
+    finally:
+        writer.close()
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return run_dir
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except exit_config.ConfigError as err:  # a bad config or --resume: one line, exit 2
+        raise SystemExit(f"error: {err}") from None
