@@ -22,31 +22,50 @@ def load_text(tmp_path: Path, text: str) -> dict:
 
 # 1. Config: a stage names any game keys; a missing one is the env section's --------------
 
+
 def test_a_stage_takes_any_game_key(tmp_path):
-    conf = load_text(tmp_path, "env: {players: 4}\ncurriculum: {stages: ["
-                     "{until: 1e5, players: 2.0, taucher: true, short_game: true, meter: leicht},"
-                     " {until: 2e5, players: 2}, {until: 3e5, meter: [1, 2, 3]}]}")
+    conf = load_text(
+        tmp_path,
+        "env: {players: 4}\ncurriculum: {stages: ["
+        "{until: 1e5, players: 2.0, taucher: true, short_game: true, meter: leicht},"
+        " {until: 2e5, players: 2}, {until: 3e5, meter: [1, 2, 3]}]}",
+    )
     stages = conf["curriculum"]["stages"]
-    assert stages[0] == {"until": 100_000, "players": 2, "taucher": True, "short_game": True,
-                         "meter": "leicht"}
+    assert stages[0] == {
+        "until": 100_000,
+        "players": 2,
+        "taucher": True,
+        "short_game": True,
+        "meter": "leicht",
+    }
     assert type(stages[0]["players"]) is int and stages[2]["meter"] == [1, 2, 3]
 
 
-@pytest.mark.parametrize("stage, message", [
-    ("{until: 10, players: 5}", "has a bad stage 1: 'players'=5 must be one of [1, 2, 3, 4]"),
-    ("{until: 10, players: true}", "has a bad stage 1: 'players'=True must be of type int"),
-    ("{until: 10, taucher: 1}", "has a bad stage 1: 'taucher'=1 must be of type bool"),
-    ("{until: 10, short_game: 'yes'}", "has a bad stage 1: 'short_game'='yes' must be of type"),
-    ("{until: 10, meter: medium}", "has a bad stage 1: 'meter'='medium' must be one of"),
-    ("{until: 10, reward: win}", ("has a bad stage 1: unknown key(s) ['reward']; a stage "
-                                  "takes 'until' and any of ['players', 'taucher', "
-                                  "'short_game', 'meter']")),
-    ("{players: 2}", "has a bad stage 1: 'until' is missing"),
-    ("{until: 10}", "has a bad stage 1: it changes nothing"),
-    ("{until: 3, players: 2}", ("has a bad stage 1: 'until'=3 must be greater than the "
-                                "previous stage's 5")),
-    ("[2, 10]", "has a bad stage 1 (list): each stage must be a mapping"),
-])
+@pytest.mark.parametrize(
+    "stage, message",
+    [
+        ("{until: 10, players: 5}", "has a bad stage 1: 'players'=5 must be one of [1, 2, 3, 4]"),
+        ("{until: 10, players: true}", "has a bad stage 1: 'players'=True must be of type int"),
+        ("{until: 10, taucher: 1}", "has a bad stage 1: 'taucher'=1 must be of type bool"),
+        ("{until: 10, short_game: 'yes'}", "has a bad stage 1: 'short_game'='yes' must be of type"),
+        ("{until: 10, meter: medium}", "has a bad stage 1: 'meter'='medium' must be one of"),
+        (
+            "{until: 10, reward: win}",
+            (
+                "has a bad stage 1: unknown key(s) ['reward']; a stage "
+                "takes 'until' and any of ['players', 'taucher', "
+                "'short_game', 'meter']"
+            ),
+        ),
+        ("{players: 2}", "has a bad stage 1: 'until' is missing"),
+        ("{until: 10}", "has a bad stage 1: it changes nothing"),
+        (
+            "{until: 3, players: 2}",
+            ("has a bad stage 1: 'until'=3 must be greater than the previous stage's 5"),
+        ),
+        ("[2, 10]", "has a bad stage 1 (list): each stage must be a mapping"),
+    ],
+)
 def test_a_bad_stage_is_named_with_its_key(tmp_path, stage, message):
     with pytest.raises(cfg.ConfigError, match=re.escape(message)) as err:
         load_text(tmp_path, f"curriculum: {{stages: [{{until: 5, meter: leicht}}, {stage}]}}")
@@ -54,6 +73,7 @@ def test_a_bad_stage_is_named_with_its_key(tmp_path, stage, message):
 
 
 # 2. The callback changes the game, players included, under any wrapper -------------------
+
 
 class _Logger:
     def __init__(self):
@@ -65,10 +85,14 @@ class _Logger:
 
 def _curriculum(stages, env_kw, venv):
     from train.train import Curriculum
+
     curriculum = Curriculum(stages, env_kw)
     logger = _Logger()
-    model = type("Model", (), {"get_env": lambda self: venv, "logger": logger,
-                               "num_timesteps": 0, "_last_obs": None})()
+    model = type(
+        "Model",
+        (),
+        {"get_env": lambda self: venv, "logger": logger, "num_timesteps": 0, "_last_obs": None},
+    )()
     curriculum.init_callback(model)
     return curriculum, model, logger
 
@@ -80,17 +104,26 @@ def test_curriculum_changes_players_through_the_wrappers(advice):
     from inselflucht_env.advice import AdviceWrapper, observation_size
     from inselflucht_env.config import GameConfig
     from train.train import ENV_ID
+
     env_kw = {**cfg.defaults()["env"], "players": 4}
-    wrap = {} if advice == "none" else {"wrapper_class": AdviceWrapper,
-                                        "wrapper_kwargs": {"advisor": advice}}
+    wrap = (
+        {}
+        if advice == "none"
+        else {"wrapper_class": AdviceWrapper, "wrapper_kwargs": {"advisor": advice}}
+    )
     venv = make_vec_env(ENV_ID, n_envs=2, seed=7, env_kwargs=env_kw, **wrap)
-    stages = [{"until": 100, "players": 2, "taucher": True, "short_game": True,
-               "meter": "leicht"}, {"until": 200, "players": 1}]
+    stages = [
+        {"until": 100, "players": 2, "taucher": True, "short_game": True, "meter": "leicht"},
+        {"until": 200, "players": 1},
+    ]
     curriculum, model, logger = _curriculum(stages, env_kw, venv)
     curriculum.on_training_start({}, {})  # built as 4p: reset into stage 0 at once
     assert model._last_obs.shape == (2, observation_size(advice))
-    want = {0: GameConfig.make(2, True, True, "leicht"), 1: GameConfig.make(1),
-            2: GameConfig.make(4)}
+    want = {
+        0: GameConfig.make(2, True, True, "leicht"),
+        1: GameConfig.make(1),
+        2: GameConfig.make(4),
+    }
     rng = np.random.default_rng(0)
     for t in range(0, 300, 10):
         model.num_timesteps = t  # on_step reads the model's count
@@ -114,6 +147,7 @@ def test_no_reset_when_stage_zero_is_the_built_game():
     from stable_baselines3.common.env_util import make_vec_env
 
     from train.train import ENV_ID
+
     env_kw = cfg.defaults()["env"]  # 2 players, normal
     venv = make_vec_env(ENV_ID, n_envs=1, env_kwargs=env_kw)
     curriculum, model, _ = _curriculum([{"until": 10, "players": 2}], env_kw, venv)
@@ -124,28 +158,45 @@ def test_no_reset_when_stage_zero_is_the_built_game():
 
 # 3. learning_curves on a fake PPO run and a fake expert-iteration run ---------------------
 
+
 def _fake_ppo_run(folder: Path) -> Path:
-    conf = cfg.validate({"env": {"players": 4}, "curriculum": {"stages": [
-        {"until": 200, "players": 2, "meter": "leicht"}]},
-        "training": {"total_timesteps": 400}, "eval": {"freq": 100, "episodes": 4}})
+    conf = cfg.validate(
+        {
+            "env": {"players": 4},
+            "curriculum": {"stages": [{"until": 200, "players": 2, "meter": "leicht"}]},
+            "training": {"total_timesteps": 400},
+            "eval": {"freq": 100, "episodes": 4},
+        }
+    )
     folder.mkdir()
     (folder / "config.yaml").write_text(yaml.safe_dump(conf, sort_keys=False))
     (folder / "eval").mkdir()
-    np.savez(folder / "eval" / "evaluations.npz", timesteps=np.array([100, 200, 300, 400]),
-             results=np.array([[0, 0, 0, 0], [1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0.]]),
-             ep_lengths=np.full((4, 4), 50))
+    np.savez(
+        folder / "eval" / "evaluations.npz",
+        timesteps=np.array([100, 200, 300, 400]),
+        results=np.array([[0, 0, 0, 0], [1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0.0]]),
+        ep_lengths=np.full((4, 4), 50),
+    )
     return folder
 
 
 def _fake_exit_run(folder: Path) -> Path:
     from torch.utils.tensorboard import SummaryWriter
+
     folder.mkdir()
-    (folder / "config.yaml").write_text(yaml.safe_dump({
-        "env": {"players": 4, "meter": "normal"}, "self_play": {"games": 400},
-        "eval": {"network_games": 400, "search_games": 60}}))
+    (folder / "config.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "env": {"players": 4, "meter": "normal"},
+                "self_play": {"games": 400},
+                "eval": {"network_games": 400, "search_games": 60},
+            }
+        )
+    )
     writer = SummaryWriter(str(folder / "tb"))
-    for i, (net, search, play) in enumerate([(0.30, 0.50, 0.49), (0.35, 0.55, 0.52),
-                                             (0.40, 0.60, 0.58)]):
+    for i, (net, search, play) in enumerate(
+        [(0.30, 0.50, 0.49), (0.35, 0.55, 0.52), (0.40, 0.60, 0.58)]
+    ):
         writer.add_scalar("eval/network_win_rate", net, i)
         writer.add_scalar("eval/search_win_rate", search, i)
         writer.add_scalar("eval/network_ms_per_decision", 0.3, i)  # not a win rate: left out
@@ -156,12 +207,15 @@ def _fake_exit_run(folder: Path) -> Path:
 
 def test_learning_curves_from_a_ppo_run_alone(tmp_path):
     from train.learning_curves import main
+
     run = _fake_ppo_run(tmp_path / "ppo_run")
     out = tmp_path / "docs"
     out.mkdir()
-    (out / "learning.md").write_text("# Learning\n<!-- ppo-table:start -->\nold\n"
-                                     "<!-- ppo-table:end -->\ntext kept\n"
-                                     "<!-- exit-table:start -->\n<!-- exit-table:end -->\n")
+    (out / "learning.md").write_text(
+        "# Learning\n<!-- ppo-table:start -->\nold\n"
+        "<!-- ppo-table:end -->\ntext kept\n"
+        "<!-- exit-table:start -->\n<!-- exit-table:end -->\n"
+    )
     data = main(["--ppo", str(run), "--out", str(out)])
     saved = json.loads((out / "learning.json").read_text())
     assert saved == json.loads(json.dumps(data)) and saved["exit"] is None
@@ -171,7 +225,9 @@ def test_learning_curves_from_a_ppo_run_alone(tmp_path):
     assert [p["win_rate"] for p in ppo["evaluation"]] == [0, 0.25, 0.5, 0.75]
     assert all(p["ci_low"] <= p["win_rate"] <= p["ci_high"] for p in ppo["evaluation"])
     assert [(s["from"], s["until"], s["label"]) for s in ppo["stages"]] == [
-        (0, 200, "2p leicht"), (200, 400, "4p normal (target)")]
+        (0, 200, "2p leicht"),
+        (200, 400, "4p normal (target)"),
+    ]
     assert ppo["heuristic"]["win_rate"] == 0.477 and ppo["config"]["env"]["players"] == 4
     assert (out / "learning.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     md = (out / "learning.md").read_text()
@@ -181,24 +237,40 @@ def test_learning_curves_from_a_ppo_run_alone(tmp_path):
 
 def test_learning_curves_read_the_expert_iteration_event_files(tmp_path):
     from train.learning_curves import main
+
     out = tmp_path / "docs"
-    data = main(["--ppo", str(_fake_ppo_run(tmp_path / "ppo_run")),
-                 "--exit", str(_fake_exit_run(tmp_path / "exit_run")), "--out", str(out),
-                 "--heuristic-exit", "0.5"])
+    data = main(
+        [
+            "--ppo",
+            str(_fake_ppo_run(tmp_path / "ppo_run")),
+            "--exit",
+            str(_fake_exit_run(tmp_path / "exit_run")),
+            "--out",
+            str(out),
+            "--heuristic-exit",
+            "0.5",
+        ]
+    )
     ex = data["exit"]
     assert ex["x"] == "self-play games" and sorted(ex["evaluation"]) == [
-        "network", "search", "self_play"]
+        "network",
+        "search",
+        "self_play",
+    ]
     network = ex["evaluation"]["network"]
     assert [(p["iteration"], p["x"], p["wins"], p["episodes"]) for p in network] == [
-        (0, 0, 120, 400), (1, 400, 140, 400), (2, 800, 160, 400)]
+        (0, 0, 120, 400),
+        (1, 400, 140, 400),
+        (2, 800, 160, 400),
+    ]
     assert [p["x"] for p in ex["evaluation"]["self_play"]] == [400, 800]  # no teacher games
     assert ex["heuristic"]["win_rate"] == 0.5
-    assert json.loads((out / "learning.json").read_text())["exit"]["evaluation"] == ex[
-        "evaluation"]
+    assert json.loads((out / "learning.json").read_text())["exit"]["evaluation"] == ex["evaluation"]
 
 
 def test_learning_curves_need_the_evaluation_log(tmp_path):
     from train.learning_curves import main
+
     run = _fake_ppo_run(tmp_path / "ppo_run")
     (run / "eval" / "evaluations.npz").unlink()
     with pytest.raises(FileNotFoundError, match="no evaluation log"):
@@ -207,6 +279,7 @@ def test_learning_curves_need_the_evaluation_log(tmp_path):
 
 def test_the_heuristic_reference_can_be_measured_on_the_evaluation_deals(tmp_path):
     from train.learning_curves import heuristic_reference
+
     reference = heuristic_reference("measure", {"players": 2, "meter": "normal"}, 3, 11_000_000)
     assert reference["episodes"] == 3 and reference["seeds"] == "11000000-11000002"
     assert reference["setting"] == "2p normal" and "--seed 11000000" in reference["source"]

@@ -55,8 +55,12 @@ from train.seeds import EVAL_SEEDS as PPO_EVAL_SEEDS  # PPO's periodic evaluatio
 
 # The heuristic team's win rate (train.evaluate, 1,000 deals, seeds 0-999), NOTES.md
 # "How strong play can get"; keyed by (players, meter) without variants.
-HEURISTIC = {(2, "normal"): (0.944, 1000), (4, "normal"): (0.477, 1000),
-             (2, "schwer"): (0.653, 1000), (3, "normal"): (0.758, 1000)}
+HEURISTIC = {
+    (2, "normal"): (0.944, 1000),
+    (4, "normal"): (0.477, 1000),
+    (2, "schwer"): (0.653, 1000),
+    (3, "normal"): (0.758, 1000),
+}
 EXIT_EVAL_SEEDS = 11_000_000  # train/expert_iteration.py: its evaluation deals
 EXIT_TAG = re.compile(r"^eval/(?P<agent>.+)_win_rate$")
 SELF_PLAY_TAG = "self_play/win_rate"
@@ -82,6 +86,7 @@ def tensorboard_scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
         SCALARS,
         EventAccumulator,
     )
+
     series: dict[str, dict[int, float]] = {}
     for events in sorted(folder.rglob("events.out.tfevents.*"), key=lambda p: p.stat().st_mtime):
         acc = EventAccumulator(str(events), size_guidance={SCALARS: 0})
@@ -93,27 +98,38 @@ def tensorboard_scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
 
 
 def _setting(env: dict) -> dict[str, Any]:
-    return {k: env.get(k, d) for k, d in
-            (("players", 2), ("taucher", False), ("short_game", False), ("meter", "normal"))}
+    return {
+        k: env.get(k, d)
+        for k, d in (("players", 2), ("taucher", False), ("short_game", False), ("meter", "normal"))
+    }
 
 
 def _describe(game: dict) -> str:
     meter = game["meter"] if isinstance(game["meter"], str) else f"meter {game['meter']}"
-    return " + ".join([f"{game['players']}p {meter}"] + (["Taucher"] if game["taucher"] else [])
-                      + (["Kurzes Spiel"] if game["short_game"] else []))
+    return " + ".join(
+        [f"{game['players']}p {meter}"]
+        + (["Taucher"] if game["taucher"] else [])
+        + (["Kurzes Spiel"] if game["short_game"] else [])
+    )
 
 
 def _from_summary(s: dict, setting: dict, source: str) -> dict[str, Any]:
     """A reference from a ``train.evaluate --json`` summary."""
-    return {"win_rate": s["win_rate"], "episodes": s["episodes"], "wins": s["wins"],
-            "ci_low": s.get("ci_low"), "ci_high": s.get("ci_high"),
-            "seeds": f"{s['seed']}-{s['seed'] + s['episodes'] - 1}",
-            "setting": _describe({**setting, **{k: s[k] for k in setting if k in s}}),
-            "source": source}
+    return {
+        "win_rate": s["win_rate"],
+        "episodes": s["episodes"],
+        "wins": s["wins"],
+        "ci_low": s.get("ci_low"),
+        "ci_high": s.get("ci_high"),
+        "seeds": f"{s['seed']}-{s['seed'] + s['episodes'] - 1}",
+        "setting": _describe({**setting, **{k: s[k] for k in setting if k in s}}),
+        "source": source,
+    }
 
 
-def heuristic_reference(given: str | None, env: dict, episodes: int = 1000,
-                        seed: int = 0) -> dict[str, Any] | None:
+def heuristic_reference(
+    given: str | None, env: dict, episodes: int = 1000, seed: int = 0
+) -> dict[str, Any] | None:
     """The heuristic's win rate on ``env``'s setting: ``given`` (a rate, a JSON file of
     ``train.evaluate --json``, or ``measure``: play ``episodes`` deals from ``seed`` now, one
     process, a few seconds) or the table of NOTES.md; None if none applies."""
@@ -122,29 +138,47 @@ def heuristic_reference(given: str | None, env: dict, episodes: int = 1000,
         if not isinstance(setting["meter"], str):
             return None
         from inselflucht_env.evaluate import evaluate
-        summary = evaluate("heuristic", episodes=episodes, seed=seed, workers=1,
-                           progress=False, **setting)
-        return _from_summary(summary, setting, (
-            f"measured: python -m train.evaluate --agent heuristic --players "
-            f"{setting['players']} --meter {setting['meter']}"
-            + (" --taucher" if setting["taucher"] else "")
-            + (" --short-game" if setting["short_game"] else "")
-            + f" --episodes {episodes} --seed {seed} --workers 1"))
+
+        summary = evaluate(
+            "heuristic", episodes=episodes, seed=seed, workers=1, progress=False, **setting
+        )
+        return _from_summary(
+            summary,
+            setting,
+            (
+                f"measured: python -m train.evaluate --agent heuristic --players "
+                f"{setting['players']} --meter {setting['meter']}"
+                + (" --taucher" if setting["taucher"] else "")
+                + (" --short-game" if setting["short_game"] else "")
+                + f" --episodes {episodes} --seed {seed} --workers 1"
+            ),
+        )
     if given:
         path = Path(given)
         if path.is_file():
-            return _from_summary(json.loads(path.read_text(encoding="utf-8")), setting,
-                                 f"python -m train.evaluate --agent heuristic --json ({path})")
-        return {"win_rate": float(given), "setting": _describe(setting),
-                "source": "given on the command line"}
+            return _from_summary(
+                json.loads(path.read_text(encoding="utf-8")),
+                setting,
+                f"python -m train.evaluate --agent heuristic --json ({path})",
+            )
+        return {
+            "win_rate": float(given),
+            "setting": _describe(setting),
+            "source": "given on the command line",
+        }
     if setting["taucher"] or setting["short_game"] or not isinstance(setting["meter"], str):
         return None
     known = HEURISTIC.get((setting["players"], setting["meter"]))
     if known is None:
         return None
-    return {"win_rate": known[0], "episodes": known[1], "wins": round(known[0] * known[1]),
-            "seeds": f"0-{known[1] - 1}", "setting": _describe(setting),
-            "source": "NOTES.md (train.evaluate, heuristic)"}
+    return {
+        "win_rate": known[0],
+        "episodes": known[1],
+        "wins": round(known[0] * known[1]),
+        "seeds": f"0-{known[1] - 1}",
+        "setting": _describe(setting),
+        "source": "NOTES.md (train.evaluate, heuristic)",
+    }
 
 
 # --------------------------------------------------------------------------------- PPO
@@ -153,8 +187,10 @@ def ppo_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
     conf = _read_yaml(run / "config.yaml")
     npz = run / "eval" / "evaluations.npz"
     if not npz.is_file():
-        raise FileNotFoundError(f"{npz}: no evaluation log (was eval.freq 0, or has the run "
-                                "not reached its first evaluation yet?)")
+        raise FileNotFoundError(
+            f"{npz}: no evaluation log (was eval.freq 0, or has the run "
+            "not reached its first evaluation yet?)"
+        )
     with np.load(npz, allow_pickle=False) as data:
         timesteps, results = data["timesteps"], data["results"]
         lengths = data["ep_lengths"] if "ep_lengths" in data.files else None
@@ -171,19 +207,29 @@ def ppo_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
     stages, start = [], 0
     for stage in conf.get("curriculum", {}).get("stages", []):
         game = {**_setting(env), **{k: v for k, v in stage.items() if k != "until"}}
-        stages.append({"from": start, "until": stage["until"], **game,
-                       "label": _describe(game)})
+        stages.append({"from": start, "until": stage["until"], **game, "label": _describe(game)})
         start = stage["until"]
     total = conf.get("training", {}).get("total_timesteps")
-    stages.append({"from": start, "until": total, **_setting(env),
-                   "label": _describe(_setting(env)) + " (target)"})
+    stages.append(
+        {
+            "from": start,
+            "until": total,
+            **_setting(env),
+            "label": _describe(_setting(env)) + " (target)",
+        }
+    )
 
     out: dict[str, Any] = {
-        "run": str(run), "target": _describe(_setting(env)), "x": "environment steps",
-        "evaluation": points, "stages": stages,
-        "evaluation_note": ("MaskableEvalCallback, deterministic policy, win reward, on the "
-                            "target (the config's env section); deals drawn from one generator "
-                            f"seeded {PPO_EVAL_SEEDS + seed}"),
+        "run": str(run),
+        "target": _describe(_setting(env)),
+        "x": "environment steps",
+        "evaluation": points,
+        "stages": stages,
+        "evaluation_note": (
+            "MaskableEvalCallback, deterministic policy, win reward, on the "
+            "target (the config's env section); deals drawn from one generator "
+            f"seeded {PPO_EVAL_SEEDS + seed}"
+        ),
         # measured on the evaluation's seed block (not the callback's exact deals)
         "heuristic": heuristic_reference(heuristic, env, 1000, PPO_EVAL_SEEDS + seed),
         "config": conf,
@@ -192,15 +238,18 @@ def ppo_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
     tb = run / "tb"
     if tb.is_dir():
         scalars = tensorboard_scalars(tb)
-        out["training_games"] = [{"x": s, "win_rate": round(v, 6)}
-                                 for s, v in scalars.get("game/win_rate", [])]
+        out["training_games"] = [
+            {"x": s, "win_rate": round(v, 6)} for s, v in scalars.get("game/win_rate", [])
+        ]
         if scalars.get("game/fps"):
             out["steps_per_second_last"] = round(scalars["game/fps"][-1][1], 1)
     meta = run / "final" / "metadata.json"
     if meta.is_file():
         m = json.loads(meta.read_text(encoding="utf-8"))
-        out["final"] = {k: m.get(k) for k in ("timesteps", "train_wall_seconds",
-                                              "ppo_wall_seconds", "train_fps", "machine")}
+        out["final"] = {
+            k: m.get(k)
+            for k in ("timesteps", "train_wall_seconds", "ppo_wall_seconds", "train_fps", "machine")
+        }
     return out
 
 
@@ -211,8 +260,11 @@ def exit_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
     series: dict[str, list[tuple[int, float]]] = {}
     source = None
     if (run / "tb").is_dir():
-        series = {tag: values for tag, values in tensorboard_scalars(run / "tb").items()
-                  if EXIT_TAG.match(tag) or tag == SELF_PLAY_TAG}
+        series = {
+            tag: values
+            for tag, values in tensorboard_scalars(run / "tb").items()
+            if EXIT_TAG.match(tag) or tag == SELF_PLAY_TAG
+        }
         source = f"TensorBoard event files under {run / 'tb'}"
     if not series and (run / "progress.json").is_file():
         history = json.loads((run / "progress.json").read_text(encoding="utf-8"))["history"]
@@ -222,8 +274,9 @@ def exit_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
                     series.setdefault(tag, []).append((int(record["iteration"]), float(value)))
         source = f"{run / 'progress.json'} (history)"
     if not series:
-        raise FileNotFoundError(f"{run}: no scalars named eval/<agent>_win_rate in tb/ event "
-                                "files or progress.json")
+        raise FileNotFoundError(
+            f"{run}: no scalars named eval/<agent>_win_rate in tb/ event files or progress.json"
+        )
     per_iteration = conf.get("self_play", {}).get("games")
     x_name = "self-play games" if per_iteration else "iteration"
     scale = per_iteration or 1
@@ -237,77 +290,116 @@ def exit_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
             agent, n = "self_play", per_iteration
             values = [(i, v) for i, v in values if i > 0]  # iteration 0: the teacher's games
         if values:
-            evaluation[agent] = [{**_point(i * scale, round(v * n) if n else None, n, v),
-                                  "iteration": i} for i, v in values]
-    return {"run": str(run), "target": _describe(_setting(conf.get("env", {}))),
-            "x": x_name, "games_per_iteration": per_iteration, "source": source,
-            "evaluation": evaluation,
-            "evaluation_note": ("eval/network: the raw network's argmax, eval/search: the "
-                                "network-guided search, on fixed deals (seeds 11,000,000 on); "
-                                "self_play: the search with exploration noise in its own "
-                                "self-play games"),
-            # on the deals the raw network is evaluated on
-            "heuristic": heuristic_reference(heuristic, conf.get("env", {}),
-                                             conf.get("eval", {}).get("network_games", 400),
-                                             EXIT_EVAL_SEEDS),
-            "config": conf}
+            evaluation[agent] = [
+                {**_point(i * scale, round(v * n) if n else None, n, v), "iteration": i}
+                for i, v in values
+            ]
+    return {
+        "run": str(run),
+        "target": _describe(_setting(conf.get("env", {}))),
+        "x": x_name,
+        "games_per_iteration": per_iteration,
+        "source": source,
+        "evaluation": evaluation,
+        "evaluation_note": (
+            "eval/network: the raw network's argmax, eval/search: the "
+            "network-guided search, on fixed deals (seeds 11,000,000 on); "
+            "self_play: the search with exploration noise in its own "
+            "self-play games"
+        ),
+        # on the deals the raw network is evaluated on
+        "heuristic": heuristic_reference(
+            heuristic,
+            conf.get("env", {}),
+            conf.get("eval", {}).get("network_games", 400),
+            EXIT_EVAL_SEEDS,
+        ),
+        "config": conf,
+    }
 
 
 # ----------------------------------------------------------------------- outputs
 def _band(ax, points, label, style="-o", colour=None):
     xs = [p["x"] for p in points]
-    line, = ax.plot(xs, [100 * p["win_rate"] for p in points], style, ms=3, label=label,
-                    color=colour)
+    (line,) = ax.plot(
+        xs, [100 * p["win_rate"] for p in points], style, ms=3, label=label, color=colour
+    )
     if points and "ci_low" in points[0]:
-        ax.fill_between(xs, [100 * p["ci_low"] for p in points],
-                        [100 * p["ci_high"] for p in points], alpha=0.2, color=line.get_color())
+        ax.fill_between(
+            xs,
+            [100 * p["ci_low"] for p in points],
+            [100 * p["ci_high"] for p in points],
+            alpha=0.2,
+            color=line.get_color(),
+        )
 
 
 def _heuristic_line(ax, reference):
     if reference:
         deals = f" ({reference['episodes']:,} deals)" if reference.get("episodes") else ""
-        ax.axhline(100 * reference["win_rate"], ls="--", color="grey",
-                   label=f"heuristic, {reference['setting']}: "
-                         f"{100 * reference['win_rate']:.1f}%{deals}")
+        ax.axhline(
+            100 * reference["win_rate"],
+            ls="--",
+            color="grey",
+            label=f"heuristic, {reference['setting']}: {100 * reference['win_rate']:.1f}%{deals}",
+        )
 
 
 def plot(data: dict[str, Any], path: Path) -> None:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import matplotlib.ticker
+
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8))
     ppo = data["ppo"]
     _band(left, ppo["evaluation"], f"evaluation on the target, {ppo['target']}")
     if ppo.get("training_games"):
-        _band(left, ppo["training_games"], "training games (stage being played)", "-",
-              "tab:green")
+        _band(left, ppo["training_games"], "training games (stage being played)", "-", "tab:green")
     for k, stage in enumerate(ppo["stages"]):
         if k:
             left.axvline(stage["from"], color="black", lw=0.8, ls=":")
-        left.text(stage["from"], 104 - 5 * (k % 2), f" stage {k}: {stage['label']}",
-                  fontsize=7, va="top")
+        left.text(
+            stage["from"], 104 - 5 * (k % 2), f" stage {k}: {stage['label']}", fontsize=7, va="top"
+        )
     _heuristic_line(left, ppo["heuristic"])
-    left.set(xlabel="environment steps", ylabel="win rate (%)", ylim=(-2, 106),
-             title=f"MaskablePPO from random weights ({Path(ppo['run']).name})")
+    left.set(
+        xlabel="environment steps",
+        ylabel="win rate (%)",
+        ylim=(-2, 106),
+        title=f"MaskablePPO from random weights ({Path(ppo['run']).name})",
+    )
     end = max([s["until"] or 0 for s in ppo["stages"]] + [p["x"] for p in ppo["evaluation"]])
     left.set_xlim(0, end * 1.02)
-    left.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(
-        lambda v, _: f"{v / 1e6:g}M" if abs(v) >= 1e6 else f"{v / 1e3:g}k" if v else "0"))
+    left.xaxis.set_major_formatter(
+        matplotlib.ticker.FuncFormatter(
+            lambda v, _: f"{v / 1e6:g}M" if abs(v) >= 1e6 else f"{v / 1e3:g}k" if v else "0"
+        )
+    )
     left.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1, 0.9))
     ex = data.get("exit")
     if ex:
-        names = {"network": "raw network", "search": "guided search",
-                 "self_play": "self-play games (search with noise)"}
+        names = {
+            "network": "raw network",
+            "search": "guided search",
+            "self_play": "self-play games (search with noise)",
+        }
         for agent, points in ex["evaluation"].items():
             _band(right, points, names.get(agent, agent), "-o" if agent != "self_play" else ":")
         _heuristic_line(right, ex["heuristic"])
-        right.set(xlabel=ex["x"], title=f"expert iteration, {ex['target']} "
-                  f"({Path(ex['run']).name})")
+        right.set(
+            xlabel=ex["x"], title=f"expert iteration, {ex['target']} ({Path(ex['run']).name})"
+        )
         right.legend(fontsize=7)
     else:
-        right.text(0.5, 0.5, "no expert-iteration run given (--exit)", ha="center",
-                   transform=right.transAxes)
+        right.text(
+            0.5,
+            0.5,
+            "no expert-iteration run given (--exit)",
+            ha="center",
+            transform=right.transAxes,
+        )
         right.set(xlabel="self-play games", title="expert iteration")
     right.set(ylabel="win rate (%)", ylim=(-2, 106))
     xs = [p["x"] for points in (ex or {}).get("evaluation", {}).values() for p in points]
@@ -334,8 +426,7 @@ def _reference_line(reference: dict | None) -> str:
         if reference.get("ci_low") is not None:
             text += f"; {100 * reference['ci_low']:.1f}-{100 * reference['ci_high']:.1f}%"
         text += f", seeds {reference['seeds']})"
-    return (f"\nThe heuristic on {reference['setting']}: {text}; source: "
-            f"{reference['source']}.")
+    return f"\nThe heuristic on {reference['setting']}: {text}; source: {reference['source']}."
 
 
 def tables(data: dict[str, Any]) -> dict[str, str]:
@@ -343,13 +434,19 @@ def tables(data: dict[str, Any]) -> dict[str, str]:
     ppo = data["ppo"]
 
     def stage_of(t: int) -> int:  # the stage trained just before the evaluation at ``t``
-        return next((k for k, s in enumerate(ppo["stages"])
-                     if s["until"] is None or t <= s["until"]), len(ppo["stages"]) - 1)
+        return next(
+            (k for k, s in enumerate(ppo["stages"]) if s["until"] is None or t <= s["until"]),
+            len(ppo["stages"]) - 1,
+        )
 
     train = {p["x"]: p["win_rate"] for p in ppo.get("training_games", [])}
-    rows = [("| env steps | stage trained | evaluation win rate on the target (95% interval) "
-             "| mean eval game length | training games' win rate (last 200) |"),
-            "|---:|---|---|---:|---:|"]
+    rows = [
+        (
+            "| env steps | stage trained | evaluation win rate on the target (95% interval) "
+            "| mean eval game length | training games' win rate (last 200) |"
+        ),
+        "|---:|---|---|---:|---:|",
+    ]
     for p in ppo["evaluation"]:
         near = max((s for s in train if s <= p["x"]), default=None)
         length = f"{p['mean_episode_length']:.1f}" if "mean_episode_length" in p else ""
@@ -363,13 +460,22 @@ def tables(data: dict[str, Any]) -> dict[str, str]:
         for agent in agents:
             for p in ex["evaluation"][agent]:
                 by_iteration.setdefault(p["iteration"], {"x": p["x"]})[agent] = p
-        rows = [f"| iteration | {ex['x']} | " + " | ".join(agents) + " |",
-                "|---:|---:|" + "---|" * len(agents)]
+        rows = [
+            f"| iteration | {ex['x']} | " + " | ".join(agents) + " |",
+            "|---:|---:|" + "---|" * len(agents),
+        ]
         for i, row in sorted(by_iteration.items()):
-            rows.append(f"| {i} | {row['x']:,} | " + " | ".join(
-                _pct(row[a]) if a in row else "" for a in agents) + " |")
-        out["exit"] = (f"Run `{ex['run']}`, read from {ex['source']}.\n\n" + "\n".join(rows)
-                       + "\n" + _reference_line(ex["heuristic"]))
+            rows.append(
+                f"| {i} | {row['x']:,} | "
+                + " | ".join(_pct(row[a]) if a in row else "" for a in agents)
+                + " |"
+            )
+        out["exit"] = (
+            f"Run `{ex['run']}`, read from {ex['source']}.\n\n"
+            + "\n".join(rows)
+            + "\n"
+            + _reference_line(ex["heuristic"])
+        )
     else:
         out["exit"] = "*(no expert-iteration run given yet: run the command above with --exit)*"
     return out
@@ -395,16 +501,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--ppo", required=True, type=Path, help="run folder of train.train")
     p.add_argument("--exit", type=Path, help="run folder of train.expert_iteration (optional)")
     p.add_argument("--out", type=Path, default=Path("docs"), help="folder for learning.json/png")
-    p.add_argument("--heuristic-ppo", help="heuristic win rate on the PPO target: a rate, a "
-                   "train.evaluate --json file, or 'measure' (1,000 deals of the evaluation's "
-                   "seed block); default: NOTES.md")
-    p.add_argument("--heuristic-exit", help="the same for the expert-iteration target; "
-                   "'measure' plays the deals the raw network is evaluated on")
+    p.add_argument(
+        "--heuristic-ppo",
+        help="heuristic win rate on the PPO target: a rate, a "
+        "train.evaluate --json file, or 'measure' (1,000 deals of the evaluation's "
+        "seed block); default: NOTES.md",
+    )
+    p.add_argument(
+        "--heuristic-exit",
+        help="the same for the expert-iteration target; "
+        "'measure' plays the deals the raw network is evaluated on",
+    )
     args = p.parse_args(argv)
     data: dict[str, Any] = {
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command": "python -m train.learning_curves " + shlex.join(
-            sys.argv[1:] if argv is None else argv),
+        "command": "python -m train.learning_curves "
+        + shlex.join(sys.argv[1:] if argv is None else argv),
         "ppo": ppo_curve(args.ppo, args.heuristic_ppo),
         "exit": exit_curve(args.exit, args.heuristic_exit) if args.exit else None,
     }
@@ -412,8 +524,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     (args.out / "learning.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     plot(data, args.out / "learning.png")
     filled = fill_markdown(args.out / "learning.md", tables(data))
-    print(f"wrote {args.out / 'learning.json'}, {args.out / 'learning.png'}"
-          + (f", tables in {args.out / 'learning.md'}" if filled else ""))
+    print(
+        f"wrote {args.out / 'learning.json'}, {args.out / 'learning.png'}"
+        + (f", tables in {args.out / 'learning.md'}" if filled else "")
+    )
     return data
 
 
