@@ -20,7 +20,7 @@ import os
 import random
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import gymnasium as gym
 import numpy as np
@@ -82,13 +82,14 @@ def blackjack_steps(deadline: float) -> int:
 
 def connect_four_steps(deadline: float) -> int:
     from pettingzoo.classic import connect_four_v3
+
     env = connect_four_v3.env()
     pick = random.Random(0).choice
     steps, episode = 0, 0
     while time.perf_counter() < deadline:
         env.reset(seed=episode)
         episode += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             action = None if terminated or truncated else pick(np.flatnonzero(obs["action_mask"]))
             env.step(action)
@@ -104,12 +105,15 @@ BENCHMARKS: dict[str, Callable[[float], int]] = {
 }
 
 
-REFERENCES = {"connect_four_v3": "PettingZoo connect_four_v3 (AEC + mask)",
-              "Blackjack-v1": "Gymnasium Blackjack-v1"}
+REFERENCES = {
+    "connect_four_v3": "PettingZoo connect_four_v3 (AEC + mask)",
+    "Blackjack-v1": "Gymnasium Blackjack-v1",
+}
 
 
-def measure(seconds: float, rounds: int) -> tuple[dict[str, float | None],
-                                                  dict[str, dict[str, float | None]]]:
+def measure(
+    seconds: float, rounds: int
+) -> tuple[dict[str, float | None], dict[str, dict[str, float | None]]]:
     """Steps per second of every row (median over the rounds) and each row's ratio to each
     reference (median of the per-round ratios); None where a row could not run."""
     samples: dict[str, list[float] | None] = {name: [] for name in BENCHMARKS}
@@ -121,16 +125,18 @@ def measure(seconds: float, rounds: int) -> tuple[dict[str, float | None],
             print(f"skipped {name}: {err}")
     for _ in range(rounds):
         for name, run in BENCHMARKS.items():
-            if samples[name] is not None:
-                samples[name].append(_timed(run, seconds))
+            taken = samples[name]
+            if taken is not None:
+                taken.append(_timed(run, seconds))
     rates = {name: None if s is None else statistics.median(s) for name, s in samples.items()}
     ratios: dict[str, dict[str, float | None]] = {}
     for name, s in samples.items():
         ratios[name] = {}
         for ref, ref_name in REFERENCES.items():
             r = samples[ref_name]
-            ratios[name][ref] = None if s is None or r is None else statistics.median(
-                a / b for a, b in zip(s, r))
+            ratios[name][ref] = (
+                None if s is None or r is None else statistics.median(a / b for a, b in zip(s, r))
+            )
     return rates, ratios
 
 
@@ -150,12 +156,17 @@ def main(argv: list[str] | None = None) -> None:
     def ratio(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.2f}x"
 
-    print(f"| environment | steps/s (median of {args.repeats} x {args.seconds:g} s, one core) "
-          f"| vs connect_four_v3 | vs Blackjack-v1 |")
+    print(
+        f"| environment | steps/s (median of {args.repeats} x {args.seconds:g} s, one core) "
+        f"| vs connect_four_v3 | vs Blackjack-v1 |"
+    )
     print("|---|---:|---:|---:|")
     for name, rate in rates.items():
-        print(f"| {name} | {'n/a' if rate is None else f'{rate:,.0f}'} "
-              f"| {ratio(ratios[name]['connect_four_v3'])} | {ratio(ratios[name]['Blackjack-v1'])} |")
+        versus = ratios[name]
+        print(
+            f"| {name} | {'n/a' if rate is None else f'{rate:,.0f}'} "
+            f"| {ratio(versus['connect_four_v3'])} | {ratio(versus['Blackjack-v1'])} |"
+        )
 
 
 if __name__ == "__main__":

@@ -13,8 +13,16 @@ CENTRE = 12  # column 3, row 3: the helicopter (R2.1)
 # Orthogonal directions in the order of the action names: up is row - 1, left is column - 1.
 DIRECTIONS = ("up", "down", "left", "right")
 DIAGONALS = ("up-left", "up-right", "down-left", "down-right")
-_STEPS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0),
-          "up-left": (-1, -1), "up-right": (1, -1), "down-left": (-1, 1), "down-right": (1, 1)}
+_STEPS = {
+    "up": (0, -1),
+    "down": (0, 1),
+    "left": (-1, 0),
+    "right": (1, 0),
+    "up-left": (-1, -1),
+    "up-right": (1, -1),
+    "down-left": (-1, 1),
+    "down-right": (1, 1),
+}
 ESCAPE_DIRECTIONS = DIRECTIONS + DIAGONALS  # R5.5: the 8 neighbours
 
 
@@ -69,6 +77,35 @@ def _right(m: int) -> int:
 _SHIFTS = (_up, _down, _left, _right)
 
 
+def reaches_all(fields: int, starts: int, goals: int) -> bool:
+    """Whether every place in ``goals`` is ``reachable(fields, starts)``; stops growing the
+    frontier as soon as they are all reached."""
+    sea = ALL & ~fields
+    seen = starts & fields
+    frontier = seen
+    not_first, not_last = _NOT_FIRST_COLUMN, _NOT_LAST_COLUMN
+    while seen & goals != goals:
+        if not frontier:
+            return False
+        up = frontier >> SIZE
+        down = (frontier << SIZE) & ALL
+        left = (frontier & not_first) >> 1
+        right = (frontier & not_last) << 1
+        grown = (
+            up
+            | down
+            | left
+            | right
+            | (up & sea) >> SIZE
+            | ((down & sea) << SIZE) & ALL
+            | (left & sea & not_first) >> 1
+            | (right & sea & not_last) << 1
+        ) & fields
+        frontier = grown & ~seen
+        seen |= frontier
+    return True
+
+
 def reachable(fields: int, starts: int) -> int:
     """Bit set of the places reachable from ``starts`` by moves and swims (R6.3 L4).
 
@@ -85,8 +122,16 @@ def reachable(fields: int, starts: int) -> int:
         down = (frontier << SIZE) & ALL
         left = (frontier & not_first) >> 1
         right = (frontier & not_last) << 1
-        grown = (up | down | left | right | (up & sea) >> SIZE | ((down & sea) << SIZE) & ALL
-                 | (left & sea & not_first) >> 1 | (right & sea & not_last) << 1) & fields
+        grown = (
+            up
+            | down
+            | left
+            | right
+            | (up & sea) >> SIZE
+            | ((down & sea) << SIZE) & ALL
+            | (left & sea & not_first) >> 1
+            | (right & sea & not_last) << 1
+        ) & fields
         frontier = grown & ~seen
         seen |= frontier
     return seen

@@ -14,14 +14,15 @@ escape) are ``pending``; one with exactly one legal choice is applied automatica
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal, NamedTuple, NoReturn, Union
+from typing import Any, Final, Literal, NamedTuple, NoReturn
 
 import numpy as np
 
 from . import actions as A
-from .board import ALL, AROUND, BEYOND, CENTRE, N_PLACES, NEIGHBOUR, place, reachable
+from .board import ALL, AROUND, BEYOND, CENTRE, N_PLACES, NEIGHBOUR, place, reachable, reaches_all
 from .cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND, NO_CARD, is_king, suit_of
 from .config import ACTIONS_PER_TURN, FLOODS_PER_PASS, GameConfig
+from .errors import InputError
 
 HIDDEN, DRY, FLOODED, SEA = 0, 1, 2, 3
 PLACE_STATES = ("hidden", "dry", "flooded", "sea")
@@ -63,10 +64,10 @@ class Escape(NamedTuple):
     place: int
 
 
-Pending = Union[Give, Lift, Escape]
+Pending = Give | Lift | Escape
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(InputError):
     """An action that the rules do not allow in this state; the state is left unchanged."""
 
 
@@ -95,11 +96,24 @@ def sea_mask(status: Sequence[int]) -> int:
 
 # Per place: (neighbour, place beyond it, move bit, swim bit, shore bit, salvage bit) for each
 # orthogonal neighbour on the grid; ``_compute_legal`` ORs action bits, ``_LEGAL_OF`` lists them.
-_STEPS = tuple(tuple((NEIGHBOUR[p][d], BEYOND[p][d], 1 << (A.MOVE + d), 1 << (A.SWIM + d),
-                      1 << (A.SHORE + d), 1 << (A.SALVAGE + d))
-                     for d in range(4) if NEIGHBOUR[p][d] >= 0) for p in range(N_PLACES))
+_STEPS = tuple(
+    tuple(
+        (
+            NEIGHBOUR[p][d],
+            BEYOND[p][d],
+            1 << (A.MOVE + d),
+            1 << (A.SWIM + d),
+            1 << (A.SHORE + d),
+            1 << (A.SALVAGE + d),
+        )
+        for d in range(4)
+        if NEIGHBOUR[p][d] >= 0
+    )
+    for p in range(N_PLACES)
+)
 _LEGAL_OF: dict[int, tuple[int, ...]] = {}  # action bit set -> its indices, ascending
 _SHORE_HERE_BIT, _LIFT_BIT = 1 << A.SHORE_HERE, 1 << A.LIFT
+_GOAL_CARDS = (KING, KING + 1, KING + 2, KING + 3, HELICOPTER)  # what L4 checks the reach of
 _TAKE_OFF_BIT, _END_TURN_BIT = 1 << A.TAKE_OFF, 1 << A.END_TURN
 
 
@@ -116,8 +130,11 @@ def _legal_of(bits: int) -> list[int]:
 
 def _rearrangement(name: str, order: Sequence[int], expected: Sequence[int]) -> list[int]:
     """``order`` as a list of ints if it rearranges ``expected``; else a ValueError naming it."""
-    if isinstance(order, (str, bytes)) or not isinstance(order, (Sequence, np.ndarray)) or any(
-            isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in order):
+    if (
+        isinstance(order, (str, bytes))
+        or not isinstance(order, (Sequence, np.ndarray))
+        or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in order)
+    ):
         raise ValueError(f"{name} must be a sequence of integers, got {order!r}")
     values = [int(v) for v in order]
     if sorted(values) != sorted(expected):
@@ -138,48 +155,79 @@ class State:
     """
 
     __slots__ = (
-        "config", "status", "card", "pos", "salvage", "under_king", "lifted", "set_aside",
-        "box", "meter", "col_deck", "row_deck", "col_discard", "row_discard", "script_col",
-        "script_row", "active", "actions_left", "turn", "floods_left", "in_flood",
-        "flood_open", "flood_sank", "escapes", "pending", "outcome", "remaining", "_legal",
+        "config",
+        "status",
+        "card",
+        "pos",
+        "salvage",
+        "under_king",
+        "lifted",
+        "set_aside",
+        "box",
+        "meter",
+        "col_deck",
+        "row_deck",
+        "col_discard",
+        "row_discard",
+        "script_col",
+        "script_row",
+        "active",
+        "actions_left",
+        "turn",
+        "floods_left",
+        "in_flood",
+        "flood_open",
+        "flood_sank",
+        "escapes",
+        "pending",
+        "outcome",
+        "remaining",
+        "_legal",
         "_view",
+        "_touched",
     )
     config: GameConfig
-    status: list[int]               # per place: HIDDEN, DRY, FLOODED or SEA (R3.1)
-    card: list[int]                 # per place: card id, NO_CARD on sea (hidden: R9)
-    pos: list[int]                  # per figure: its place
-    salvage: list[list[int]]        # per figure: cards in the order salvaged (R4.5)
-    under_king: list[list[int]]     # per suit: the cards that lifted its treasure (R4.7)
-    lifted: list[bool]              # per suit
-    set_aside: list[int]            # sunk kings of lifted treasures (R5.5)
-    box: list[int]                  # sunk cards (R5.5)
-    meter: list[int]                # water meter, top (the level) first (R1.4)
-    col_deck: list[int]             # undrawn column cards of this pass, next last (hidden)
-    row_deck: list[int]             # undrawn row cards of this pass, next last (hidden)
-    col_discard: list[int]          # column cards drawn in this pass, in order (public)
-    row_discard: list[int]          # row cards drawn in this pass, in order (public)
-    script_col: list[list[int]]     # fixed column decks of later passes, each next last
-    script_row: list[list[int]]     # fixed row decks of later passes, each next last
-    active: int                     # the figure whose turn it is
-    actions_left: int               # of the active figure's 4 (R4.1)
-    turn: int                       # 1, 2, ...
-    floods_left: int                # floods still to draw in the running flood phase
-    in_flood: bool                  # the flood phase (R5) is running
-    flood_open: bool                # a flood was drawn; its escapes and checks still due
-    flood_sank: bool                # that flood sank a place (L4, L5 need checking)
+    status: list[int]  # per place: HIDDEN, DRY, FLOODED or SEA (R3.1)
+    card: list[int]  # per place: card id, NO_CARD on sea (hidden: R9)
+    pos: list[int]  # per figure: its place
+    salvage: list[list[int]]  # per figure: cards in the order salvaged (R4.5)
+    under_king: list[list[int]]  # per suit: the cards that lifted its treasure (R4.7)
+    lifted: list[bool]  # per suit
+    set_aside: list[int]  # sunk kings of lifted treasures (R5.5)
+    box: list[int]  # sunk cards (R5.5)
+    meter: list[int]  # water meter, top (the level) first (R1.4)
+    col_deck: list[int]  # undrawn column cards of this pass, next last (hidden)
+    row_deck: list[int]  # undrawn row cards of this pass, next last (hidden)
+    col_discard: list[int]  # column cards drawn in this pass, in order (public)
+    row_discard: list[int]  # row cards drawn in this pass, in order (public)
+    script_col: list[list[int]]  # fixed column decks of later passes, each next last
+    script_row: list[list[int]]  # fixed row decks of later passes, each next last
+    active: int  # the figure whose turn it is
+    actions_left: int  # of the active figure's 4 (R4.1)
+    turn: int  # 1, 2, ...
+    floods_left: int  # floods still to draw in the running flood phase
+    in_flood: bool  # the flood phase (R5) is running
+    flood_open: bool  # a flood was drawn; its escapes and checks still due
+    flood_sank: bool  # that flood sank a place (L4, L5 need checking)
     escapes: list[tuple[int, int]]  # (figure, place) still to escape from this sinking
-    pending: Pending | None         # the sub-decision to make, if any
-    outcome: str | None             # None while running, else one of OUTCOMES
-    remaining: list[int]            # per suit: land cards left on the island and in salvage
-    _legal: list[int] | None        # cache of legal_actions(); None when stale
-    _view: tuple | None             # the observation encoder's memo (observation.BoardView)
+    pending: Pending | None  # the sub-decision to make, if any
+    outcome: str | None  # None while running, else one of OUTCOMES
+    remaining: list[int]  # per suit: land cards left on the island and in salvage
+    _legal: list[int] | None  # cache of legal_actions(); None when stale
+    _view: Any  # the observation encoder's memo: a BoardView or None
+    _touched: int  # bit set: places whose status or card changed since the
+    # encoder last looked (a hint that it checks by value)
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, config: GameConfig, rng: np.random.Generator,
-            layout: Sequence[int] | None = None,
-            column_deck: Sequence[Sequence[int]] = (),
-            row_deck: Sequence[Sequence[int]] = ()) -> "State":
+    def new(
+        cls,
+        config: GameConfig,
+        rng: np.random.Generator,
+        layout: Sequence[int] | None = None,
+        column_deck: Sequence[Sequence[int]] = (),
+        row_deck: Sequence[Sequence[int]] = (),
+    ) -> State:
         """Set up a game (R2).
 
         ``layout``: 25 card ids, row 1 first, with ``NO_CARD`` for places dealt at random
@@ -189,11 +237,15 @@ class State:
         ``config`` and ``rng``, whose misuse would otherwise fail deep inside.
         """
         if not isinstance(config, GameConfig):
-            raise TypeError(f"State.new: config must be a GameConfig (GameConfig.make(...)), "
-                            f"got {type(config).__name__}")
+            raise TypeError(
+                f"State.new: config must be a GameConfig (GameConfig.make(...)), "
+                f"got {type(config).__name__}"
+            )
         if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"State.new: rng must be a numpy.random.Generator "
-                            f"(np.random.default_rng(seed)), got {type(rng).__name__}")
+            raise TypeError(
+                f"State.new: rng must be a numpy.random.Generator "
+                f"(np.random.default_rng(seed)), got {type(rng).__name__}"
+            )
         s = cls.__new__(cls)
         s.config = config
         cards = [NO_CARD] * N_PLACES if layout is None else list(layout)
@@ -230,9 +282,10 @@ class State:
         s.remaining = [5, 5, 5, 5]
         s._legal = None
         s._view = None
+        s._touched = 0
         return s
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy (lists copied, the config shared)."""
         c = State.__new__(State)
         c.config = self.config
@@ -264,11 +317,17 @@ class State:
         c.remaining = self.remaining[:]
         c._legal = self._legal
         c._view = self._view  # immutable, and checked against the lists whenever it is used
+        c._touched = self._touched
         return c
 
-    def with_hidden(self, hidden_cards: Sequence[int], column_order: Sequence[int],
-                    row_order: Sequence[int], later_columns: Sequence[Sequence[int]] = (),
-                    later_rows: Sequence[Sequence[int]] = ()) -> "State":
+    def with_hidden(
+        self,
+        hidden_cards: Sequence[int],
+        column_order: Sequence[int],
+        row_order: Sequence[int],
+        later_columns: Sequence[Sequence[int]] = (),
+        later_rows: Sequence[Sequence[int]] = (),
+    ) -> State:
         """A copy with the hidden information (R9) replaced; the public facts stay as they are.
 
         For planners (determinization) and tests (twin deals). ``hidden_cards``: the cards
@@ -284,13 +343,14 @@ class State:
         cols = _rearrangement("column_order", column_order, self.col_deck)
         rows = _rearrangement("row_order", row_order, self.row_deck)
         full = range(1, FLOODS_PER_PASS + 1)
-        later_c = [_rearrangement(f"later_columns[{k}]", b, full)
-                   for k, b in enumerate(later_columns)]
-        later_r = [_rearrangement(f"later_rows[{k}]", b, full)
-                   for k, b in enumerate(later_rows)]
+        later_c = [
+            _rearrangement(f"later_columns[{k}]", b, full) for k, b in enumerate(later_columns)
+        ]
+        later_r = [_rearrangement(f"later_rows[{k}]", b, full) for k, b in enumerate(later_rows)]
         c = self.clone()
         for p, card in zip(hidden, cards):
             c.card[p] = card
+            c._touched |= 1 << p
         c.col_deck = cols[::-1]  # draw lists: the next card last
         c.row_deck = rows[::-1]
         c.script_col = [b[::-1] for b in later_c]
@@ -384,8 +444,9 @@ class State:
     def _legal_pending(self, pend: Pending) -> list[int]:
         if isinstance(pend, Escape):  # R5.5: a neighbouring field, diagonals allowed
             st = self.status
-            return [A.ESCAPE + e for e, q in enumerate(AROUND[pend.place])
-                    if q >= 0 and st[q] != SEA]
+            return [
+                A.ESCAPE + e for e, q in enumerate(AROUND[pend.place]) if q >= 0 and st[q] != SEA
+            ]
         hand = self.salvage[pend.figure]
         held = {suit_of(c) for c in hand}
         legal = [A.CARD + s for s in range(4) if s in held]
@@ -409,8 +470,11 @@ class State:
         are spent, the flood phase up to the next decision or the end of the game.
         Raises ``IllegalActionError`` (state unchanged) for an action not legal here.
         """
-        if type(action) is not int and (isinstance(action, bool) or not isinstance(
-                action, (int, np.integer))) or action not in self.legal_actions():
+        if (
+            type(action) is not int
+            and (isinstance(action, bool) or not isinstance(action, (int, np.integer)))
+            or action not in self.legal_actions()
+        ):
             self._refuse(action)
         self._legal = None
         if self.pending is None:
@@ -440,13 +504,17 @@ class State:
             cost = self.config.swim_cost
         elif a == A.SHORE_HERE:  # R4.4
             self.status[p] = DRY
+            self._touched |= 1 << p
         elif a < A.SALVAGE:
-            self.status[NEIGHBOUR[p][a - A.SHORE]] = DRY
+            q = NEIGHBOUR[p][a - A.SHORE]
+            self.status[q] = DRY
+            self._touched |= 1 << q
         elif a < A.GIVE:  # R4.5 salvage: the place becomes sea
             q = NEIGHBOUR[p][a - A.SALVAGE]
             self.salvage[f].append(self.card[q])
             self.card[q] = NO_CARD
             self.status[q] = SEA
+            self._touched |= 1 << q
             self._check_cut_off()
         elif a < A.LIFT:  # R4.6 give: cards follow as free sub-steps
             self.pending = Give(GIVE, f, (f + a - A.GIVE + 1) % len(self.pos), 0)
@@ -508,6 +576,7 @@ class State:
         self.pos[f] = q
         if self.status[q] == HIDDEN:
             self.status[q] = DRY
+            self._touched |= 1 << q
 
     # ------------------------------------------------------------------ flow
     def _advance(self, rng: np.random.Generator) -> None:
@@ -554,6 +623,7 @@ class State:
         st = self.status[p]
         if st == HIDDEN or st == DRY:
             self.status[p] = FLOODED
+            self._touched |= 1 << p
         elif st == FLOODED:
             self.flood_sank = True
             self._sink(p)
@@ -563,6 +633,7 @@ class State:
         c = self.card[p]
         self.status[p] = SEA
         self.card[p] = NO_CARD
+        self._touched |= 1 << p
         if c < N_LAND:
             self.box.append(c)
             self.remaining[suit_of(c)] -= 1
@@ -619,16 +690,28 @@ class State:
         starts = 0
         for q in self.pos:
             starts |= 1 << q
-        reach = reachable(fields, starts)
-        if reach == fields:
-            return  # every field is reached, and sea places hold no card
         card, lifted = self.card, self.lifted
-        lost = [p for p in range(N_PLACES) if not reach >> p & 1 and (
-                card[p] == HELICOPTER or is_king(card[p]) and not lifted[suit_of(card[p])])]
+        goals = 0  # the places of the helicopter and the kings still to lift
+        for c in _GOAL_CARDS:
+            if c == HELICOPTER or not lifted[c - KING]:
+                try:
+                    goals |= 1 << card.index(c)
+                except ValueError:
+                    pass  # not on the island
+        if reaches_all(fields, starts, goals):
+            return
+        reach = reachable(fields, starts)
+        lost = [
+            p
+            for p in range(N_PLACES)
+            if not reach >> p & 1
+            and (card[p] == HELICOPTER or is_king(card[p]) and not lifted[suit_of(card[p])])
+        ]
         if lost:
             for p in lost:
                 if self.status[p] == HIDDEN:
                     self.status[p] = DRY  # ruling: the cut-off king is revealed at the end
+                    self._touched |= 1 << p
             self.outcome = "L4"
 
     def _check_too_few(self) -> None:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from . import actions as A
-from .cards import HELICOPTER, KING, SUIT_OF
+from .cards import SUIT_OF
 from .config import GameConfig
 from .engine import IllegalActionError, State
-from .observation import OBSERVATION_SIZE, board_view, describe_observation, encode_observation
+from .observation import OBSERVATION_SIZE, describe_observation, encode_observation, kings_seen
 from .public import describe
 from .scenario import parse_options
 
@@ -84,10 +85,17 @@ class InselfluchtEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
-    def __init__(self, players: int = 2, taucher: bool = False, short_game: bool = False,
-                 meter: str | Sequence[int] = "normal", reward: str = "win",
-                 illegal_action: str = "terminate", render_mode: str | None = None,
-                 **unknown: Any):
+    def __init__(
+        self,
+        players: int = 2,
+        taucher: bool = False,
+        short_game: bool = False,
+        meter: str | Sequence[int] = "normal",
+        reward: str = "win",
+        illegal_action: str = "terminate",
+        render_mode: str | None = None,
+        **unknown: Any,
+    ):
         if unknown:  # a ValueError naming it, like every other bad argument, not a TypeError
             _reject_unknown_arguments(unknown)
         self.config = GameConfig.make(players, taucher, short_game, meter)
@@ -135,13 +143,16 @@ class InselfluchtEnv(gym.Env):
             gym.logger.warn(
                 "You are calling render method without specifying any render mode. "
                 "You can specify the render_mode at initialization, "
-                f'e.g. gym.make("{env_id}", render_mode="ansi")')
+                f'e.g. gym.make("{env_id}", render_mode="ansi")'
+            )
             return None
         state = self._require_state()
         if self.render_mode == "rgb_array":
             from .render_image import render_rgb
+
             return render_rgb(state)
         from .render_text import render_ansi
+
         if self.render_mode == "human":
             print(render_ansi(state, colour=True))
             return None
@@ -192,7 +203,7 @@ class InselfluchtEnv(gym.Env):
         return self._state
 
     def _info(self) -> dict[str, Any]:
-        state = self._state
+        state = self._require_state()
         mask = _mask_of(state.legal_actions(), _INT8_MASKS, np.int8)
         info: dict[str, Any] = {"action_mask": mask, "decider": state.decider, "turn": state.turn}
         if state.outcome is not None:
@@ -201,22 +212,25 @@ class InselfluchtEnv(gym.Env):
 
     def _progress(self) -> tuple[int, int, int]:
         """Public counts that the shaped reward pays for: lifted, kings seen, useful salvage."""
-        state = self._state
+        state = self._require_state()
         lifted = state.lifted
-        kings = list(board_view(state).king)  # face up; the others seen are set aside or boxed
-        for c in (*state.set_aside, *state.box):
-            if KING <= c < HELICOPTER:
-                kings[c - KING] = True
-        useful = sum(1 for hand in state.salvage for c in hand if not lifted[SUIT_OF[c]])
-        return sum(lifted), sum(kings), useful
+        useful = 0
+        for hand in state.salvage:
+            for c in hand:
+                if not lifted[SUIT_OF[c]]:
+                    useful += 1
+        return lifted.count(True), kings_seen(state).bit_count(), useful
 
     def _reward(self, before: tuple[int, int, int] | None) -> float:
-        outcome = self._state.outcome
-        if self.reward_scheme == "win":
+        outcome = self._require_state().outcome
+        if self.reward_scheme == "win" or before is None:
             return 1.0 if outcome == "win" else 0.0
         lifted, kings, useful = self._progress()
-        reward = (SHAPED_TREASURE * (lifted - before[0]) + SHAPED_KING_SEEN * (kings - before[1])
-                  + SHAPED_SALVAGE * max(useful - before[2], 0))
+        reward = (
+            SHAPED_TREASURE * (lifted - before[0])
+            + SHAPED_KING_SEEN * (kings - before[1])
+            + SHAPED_SALVAGE * max(useful - before[2], 0)
+        )
         if outcome is not None:
             reward += 1.0 if outcome == "win" else -1.0
         return float(reward)
@@ -246,11 +260,16 @@ def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
 
 
 def _reject_unknown_arguments(unknown: dict[str, Any]) -> None:
-    allowed = [name for name, p in inspect.signature(InselfluchtEnv.__init__).parameters.items()
-               if name != "self" and p.kind is not p.VAR_KEYWORD]
+    allowed = [
+        name
+        for name, p in inspect.signature(InselfluchtEnv.__init__).parameters.items()
+        if name != "self" and p.kind is not p.VAR_KEYWORD
+    ]
     names = ", ".join(repr(name) for name in sorted(unknown))
-    raise ValueError(f"unknown argument{'s' if len(unknown) > 1 else ''} {names} for "
-                     f"Inselflucht-v0: the allowed arguments are {', '.join(allowed)}")
+    raise ValueError(
+        f"unknown argument{'s' if len(unknown) > 1 else ''} {names} for "
+        f"Inselflucht-v0: the allowed arguments are {', '.join(allowed)}"
+    )
 
 
 def _action_to_index(action: Any) -> int:
@@ -263,8 +282,10 @@ def _action_to_index(action: Any) -> int:
         if index != action or isinstance(action, bool):
             raise TypeError
     except (TypeError, ValueError):
-        raise ValueError(f"action {action!r} is not in Discrete({A.N_ACTIONS}); "
-                         "use env.unwrapped.action_index(name) for names") from None
+        raise ValueError(
+            f"action {action!r} is not in Discrete({A.N_ACTIONS}); "
+            "use env.unwrapped.action_index(name) for names"
+        ) from None
     A.action_name(index)  # range check with a clear message
     return index
 

@@ -63,10 +63,19 @@ def describe_pending(state: State) -> dict[str, Any] | None:
     if isinstance(pend, Escape):
         return {"kind": "escape", "figure": pend.figure, "from": list(column_row(pend.place))}
     if isinstance(pend, Give):
-        return {"kind": "give", "figure": pend.figure, "receiver": pend.receiver,
-                "given": pend.given}
-    return {"kind": "lift", "figure": pend.figure, "suit": SUITS[pend.suit],
-            "chosen": pend.chosen, "needed": state.config.cards_per_treasure + 1}
+        return {
+            "kind": "give",
+            "figure": pend.figure,
+            "receiver": pend.receiver,
+            "given": pend.given,
+        }
+    return {
+        "kind": "lift",
+        "figure": pend.figure,
+        "suit": SUITS[pend.suit],
+        "chosen": pend.chosen,
+        "needed": state.config.cards_per_treasure + 1,
+    }
 
 
 def seen_cards(state: State) -> set[int]:
@@ -90,17 +99,21 @@ def unseen_cards(state: State) -> list[int]:
 
 
 # Per suit: its land cards, and its king (for ``unseen_by_suit``, run on every env step).
-_LAND_OF_SUIT = tuple(frozenset(c for c in ISLAND_CARDS if is_land(c) and suit_of(c) == s)
-                      for s in range(4))
-_KING_OF_SUIT = tuple(next(c for c in ISLAND_CARDS if is_king(c) and suit_of(c) == s)
-                      for s in range(4))
+_LAND_OF_SUIT = tuple(
+    frozenset(c for c in ISLAND_CARDS if is_land(c) and suit_of(c) == s) for s in range(4)
+)
+_KING_OF_SUIT = tuple(
+    next(c for c in ISLAND_CARDS if is_king(c) and suit_of(c) == s) for s in range(4)
+)
 
 
 def unseen_by_suit(state: State) -> tuple[list[int], list[bool]]:
     """Per suit: how many land cards are unseen, and whether the king is (``seen_cards``)."""
     seen = seen_cards(state)
-    return ([len(land) - len(seen & land) for land in _LAND_OF_SUIT],
-            [king not in seen for king in _KING_OF_SUIT])
+    return (
+        [len(land) - len(seen & land) for land in _LAND_OF_SUIT],
+        [king not in seen for king in _KING_OF_SUIT],
+    )
 
 
 def floods_to_go(state: State) -> int:
