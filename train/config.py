@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,19 +78,21 @@ def _rule(allowed: str, ok) -> Any:
     return check
 
 
-_positive = _rule("> 0", lambda v: v > 0)
-_positive_finite = _rule("> 0 and finite", lambda v: 0 < v < math.inf)
-_non_negative = _rule(">= 0", lambda v: v >= 0)
-_fraction = _rule("within [0, 1]", lambda v: 0 <= v <= 1)
-_seed = _rule("within [0, 2**32 - 1]", lambda v: 0 <= v < 2**32)
+# Checks for ``Key.check``, public because every trainer's config module builds on them.
+positive = _rule("> 0", lambda v: v > 0)
+positive_finite = _rule("> 0 and finite", lambda v: 0 < v < math.inf)
+non_negative = _rule(">= 0", lambda v: v >= 0)
+fraction = _rule("within [0, 1]", lambda v: 0 <= v <= 1)
+seed_range = _rule("within [0, 2**32 - 1]", lambda v: 0 <= v < 2**32)
 
 
-def _choice(*allowed):
+def choice(*allowed: Any) -> Any:
+    """A check: the value is one of ``allowed``."""
     return _rule(f"one of {list(allowed)}", lambda v: v in allowed)
 
 
 _METER_ALLOWED = f"one of {sorted(METER_PRESETS)} or a non-empty list of integer levels 1-5"
-_meter = _rule(
+meter = _rule(
     _METER_ALLOWED,
     lambda v: (
         v in METER_PRESETS
@@ -98,11 +100,11 @@ _meter = _rule(
         else (isinstance(v, list) and bool(v) and all(_is_int(x) and 1 <= x <= 5 for x in v))
     ),
 )
-_net_arch = _rule(
+net_arch = _rule(
     "a non-empty list of positive integer layer sizes",
     lambda v: isinstance(v, list) and bool(v) and all(_is_int(x) and x > 0 for x in v),
 )
-_folder_name = _rule(
+folder_name = _rule(
     "a plain folder name (not empty, not '.' or '..', without '/', '\\', ':'), e.g. ppo_2p_normal",
     lambda v: bool(v.strip()) and v not in (".", "..") and not any(c in v for c in "/\\:\0"),
 )
@@ -180,13 +182,11 @@ setattr(_stages, "allowed", f"a list of stages {_STAGE} with increasing 'until'"
 
 SCHEMA: dict[str, dict[str, Key]] = {
     "env": {
-        "players": Key((int,), 2, "players 1-4 (1 = solo with two figures)", _choice(1, 2, 3, 4)),
+        "players": Key((int,), 2, "players 1-4 (1 = solo with two figures)", choice(1, 2, 3, 4)),
         "taucher": Key((bool,), False, "variant Taucher: swimming costs 1 action (R7.1)"),
         "short_game": Key((bool,), False, "variant Kurzes Spiel (R7.2)"),
-        "meter": Key((str, list), "normal", "meter preset or list of levels (R7.3)", _meter),
-        "reward": Key(
-            (str,), "shaped", "reward scheme used for learning", _choice(*REWARD_SCHEMES)
-        ),
+        "meter": Key((str, list), "normal", "meter preset or list of levels (R7.3)", meter),
+        "reward": Key((str,), "shaped", "reward scheme used for learning", choice(*REWARD_SCHEMES)),
     },
     "curriculum": {
         "stages": Key(
@@ -201,86 +201,84 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "pretrain": {
         "games": Key(
-            (int,), 0, "teacher games for behaviour cloning before PPO (0 = off)", _non_negative
+            (int,), 0, "teacher games for behaviour cloning before PPO (0 = off)", non_negative
         ),
         "teacher": Key(
             (str,),
             "heuristic",
             "agent to imitate (inselflucht_env.agents)",
-            _choice("heuristic", "search", "random"),
+            choice("heuristic", "search", "random"),
         ),
         "dagger_teacher": Key(
             (str,),
             "same",
             "agent that labels the DAgger states ('same' = "
             "teacher); e.g. the slower, stronger search agent",
-            _choice("same", "heuristic", "search"),
+            choice("same", "heuristic", "search"),
         ),
-        "epochs": Key((int,), 5, "passes over the teacher data", _positive),
-        "batch_size": Key((int,), 1024, "minibatch size of behaviour cloning", _positive),
+        "epochs": Key((int,), 5, "passes over the teacher data", positive),
+        "batch_size": Key((int,), 1024, "minibatch size of behaviour cloning", positive),
         "learning_rate": Key(
-            (float, int), 1e-3, "Adam step size of behaviour cloning", _positive_finite
+            (float, int), 1e-3, "Adam step size of behaviour cloning", positive_finite
         ),
-        "workers": Key((int,), 2, "processes playing teacher games", _positive),
+        "workers": Key((int,), 2, "processes playing teacher games", positive),
         "dagger_rounds": Key(
             (int,),
             0,
             "DAgger rounds after cloning: play the student, label "
             "its states with the teacher, refit",
-            _non_negative,
+            non_negative,
         ),
-        "dagger_games": Key((int,), 1000, "student games per DAgger round", _positive),
+        "dagger_games": Key((int,), 1000, "student games per DAgger round", positive),
     },
     "training": {
-        "total_timesteps": Key((int,), 1_000_000, "environment steps to train", _positive),
-        "n_envs": Key((int,), 8, "parallel environments", _positive),
+        "total_timesteps": Key((int,), 1_000_000, "environment steps to train", positive),
+        "n_envs": Key((int,), 8, "parallel environments", positive),
         "vec_env": Key(
-            (str,), "dummy", "dummy (one process) or subproc", _choice("dummy", "subproc")
+            (str,), "dummy", "dummy (one process) or subproc", choice("dummy", "subproc")
         ),
-        "seed": Key((int,), 0, "seed of environments, network and sampling", _seed),
-        "device": Key((str,), "cpu", "torch device", _choice("cpu", "cuda", "auto")),
+        "seed": Key((int,), 0, "seed of environments, network and sampling", seed_range),
+        "device": Key((str,), "cpu", "torch device", choice("cpu", "cuda", "auto")),
         "torch_threads": Key(
             (int,),
             1,
             "torch CPU threads (1 is fastest for small nets beside busy environment processes)",
-            _positive,
+            positive,
         ),
     },
     "ppo": {
-        "learning_rate": Key((float, int), 3e-4, "Adam step size", _positive_finite),
-        "n_steps": Key((int,), 256, "steps per environment per update", _positive),
-        "batch_size": Key((int,), 512, "minibatch size", _positive),
-        "n_epochs": Key((int,), 4, "passes over each rollout", _positive),
-        "gamma": Key((float, int), 0.995, "discount", _fraction),
-        "gae_lambda": Key((float, int), 0.95, "GAE lambda", _fraction),
-        "clip_range": Key((float, int), 0.2, "PPO clip", _positive_finite),
-        "ent_coef": Key((float, int), 0.01, "entropy bonus", _fraction),
-        "vf_coef": Key((float, int), 0.5, "value loss weight", _positive_finite),
-        "max_grad_norm": Key((float, int), 0.5, "gradient clipping", _positive_finite),
+        "learning_rate": Key((float, int), 3e-4, "Adam step size", positive_finite),
+        "n_steps": Key((int,), 256, "steps per environment per update", positive),
+        "batch_size": Key((int,), 512, "minibatch size", positive),
+        "n_epochs": Key((int,), 4, "passes over each rollout", positive),
+        "gamma": Key((float, int), 0.995, "discount", fraction),
+        "gae_lambda": Key((float, int), 0.95, "GAE lambda", fraction),
+        "clip_range": Key((float, int), 0.2, "PPO clip", positive_finite),
+        "ent_coef": Key((float, int), 0.01, "entropy bonus", fraction),
+        "vf_coef": Key((float, int), 0.5, "value loss weight", positive_finite),
+        "max_grad_norm": Key((float, int), 0.5, "gradient clipping", positive_finite),
     },
     "policy": {
         "features": Key(
             (str,),
             "board_cnn",
             "board_cnn (conv over the 5x5 planes) or mlp",
-            _choice("board_cnn", "mlp"),
+            choice("board_cnn", "mlp"),
         ),
-        "cnn_channels": Key((int,), 32, "channels of the board convolutions", _positive),
-        "features_dim": Key((int,), 256, "size of the extracted features", _positive),
-        "net_arch": Key((list,), [256, 256], "hidden layers of policy and value heads", _net_arch),
+        "cnn_channels": Key((int,), 32, "channels of the board convolutions", positive),
+        "features_dim": Key((int,), 256, "size of the extracted features", positive),
+        "net_arch": Key((list,), [256, 256], "hidden layers of policy and value heads", net_arch),
         "advice": Key(
             (str,),
             "none",
             "append an agent's choice to the observation "
             "(inselflucht_env.advice): none or heuristic",
-            _choice(*ADVISORS),
+            choice(*ADVISORS),
         ),
     },
     "eval": {
-        "freq": Key(
-            (int,), 50_000, "evaluate every this many timesteps (0 = never)", _non_negative
-        ),
-        "episodes": Key((int,), 100, "episodes per evaluation (plain game, win reward)", _positive),
+        "freq": Key((int,), 50_000, "evaluate every this many timesteps (0 = never)", non_negative),
+        "episodes": Key((int,), 100, "episodes per evaluation (plain game, win reward)", positive),
     },
     "output": {
         "run_dir": Key((str,), "runs", "folder that receives one sub-folder per run"),
@@ -288,29 +286,20 @@ SCHEMA: dict[str, dict[str, Key]] = {
             (str,),
             "ppo_2p_normal",
             "run name prefix: a plain folder name inside run_dir",
-            _folder_name,
+            folder_name,
         ),
         "checkpoint_freq": Key(
-            (int,), 100_000, "save a resumable model every this many steps", _positive
+            (int,), 100_000, "save a resumable model every this many steps", positive
         ),
     },
 }
-
-_SECTIONS_TEXT = f"a mapping of sections {list(SCHEMA)}, e.g. 'training: {{n_envs: 8}}'"
-
-
-def defaults() -> dict[str, dict[str, Any]]:
-    return {
-        section: {k: copy.deepcopy(key.default) for k, key in keys.items()}
-        for section, keys in SCHEMA.items()
-    }
 
 
 def _convert(key: Key, value: Any) -> Any:
     """Whole floats (``1e5``) as ints wherever the key wants integers; else ``value``."""
     if key.types == (int,):
         return _whole(value)
-    if key.check is _meter or key.check is _net_arch:
+    if key.check is meter or key.check is net_arch:
         return [_whole(x) for x in value] if isinstance(value, list) else value
     if key.check is _stages and isinstance(value, list):
         return [_convert_stage(stage) for stage in value]
@@ -329,156 +318,210 @@ def _convert_stage(stage: Any) -> Any:
     return stage
 
 
-def _check_value(section: str, name: str, value: Any, source: str) -> Any:
-    """``value`` for ``section.name`` (converted by ``_convert``) or ``ConfigError``."""
-    key = SCHEMA[section][name]
-    where = f"{source}: {section}.{name}={value!r}"
-    allowed = getattr(key.check, "allowed", None)
-    if key.types == (int,) and isinstance(value, float) and not value.is_integer():
-        raise ConfigError(
-            f"{where} must be a whole number (of type int"
-            f"{f', {allowed}' if allowed else ''}); a float such as 1e5 is "
-            "taken only when it is whole"
-        )
-    value = _convert(key, value)
-    if isinstance(value, bool) and bool not in key.types or not isinstance(value, key.types):
-        raise ConfigError(
-            f"{where} must be of type "
-            f"{' or '.join(t.__name__ for t in key.types)}"
-            f"{f' (allowed: {allowed})' if allowed else ''}"
-        )
-    problem = key.check(value) if key.check else None
-    if problem:
-        raise ConfigError(f"{where} {problem}")
-    return value
+# A config as the trainers read it: section -> key -> value.
+Config = dict[str, dict[str, Any]]
 
 
-def _check_sections(raw: Any, source: str) -> dict[str, dict[str, Any]]:
-    """The sections and keys of ``raw`` checked one by one (no defaults, no cross-checks)."""
-    if raw is None:
-        raise ConfigError(
-            f"{source}: the config is empty (or only comments or null); it must be {_SECTIONS_TEXT}"
-        )
-    if not isinstance(raw, dict):
-        raise ConfigError(
-            f"{source}: the top level must be {_SECTIONS_TEXT}, not {type(raw).__name__}"
-        )
-    out: dict[str, dict[str, Any]] = {}
-    for section, values in raw.items():
-        if section not in SCHEMA:
-            raise ConfigError(f"{source}: unknown section {section!r}; known: {list(SCHEMA)}")
-        if not isinstance(values, dict):
-            raise ConfigError(
-                f"{source}: section {section!r} must be a mapping of its keys "
-                f"{sorted(SCHEMA[section])}, not {values!r}"
+@dataclass(frozen=True)
+class Schema:
+    """One trainer's sections of ``Key``s and how a config of them is read and checked.
+
+    Shared by ``train.config``, ``train.exit_config`` and ``train.rllib_config`` so that
+    their files, ``--set`` overrides and error messages follow the same rules.
+    ``file_example`` (a line of YAML) and ``set_example`` (two overrides) are what the
+    errors for a file that is no mapping and for a malformed ``--set`` show;
+    ``cross_check(config)`` says what is wrong between keys of a complete config (or None);
+    ``hint(name)`` explains why an unknown section or ``section.key`` name is not here (or
+    None for the plain "unknown" error).
+    """
+
+    sections: dict[str, dict[str, Key]]
+    file_example: str
+    set_example: str
+    cross_check: Callable[[Config], str | None] | None = None
+    hint: Callable[[str], str | None] | None = None
+
+    def defaults(self) -> Config:
+        """Every key at its default (copies, so a caller may change them)."""
+        return {
+            section: {k: copy.deepcopy(key.default) for k, key in keys.items()}
+            for section, keys in self.sections.items()
+        }
+
+    def _unknown(self, where: str, section: str, name: str | None = None) -> ConfigError:
+        """The error for an unknown ``section`` (``name`` None) or ``section.name``."""
+        path = section if name is None else f"{section}.{name}"
+        hint = self.hint(path) if self.hint else None
+        if hint:
+            return ConfigError(f"{where}: {hint}")
+        if name is None:
+            return ConfigError(
+                f"{where}: unknown section {section!r}; known: {list(self.sections)}"
             )
-        out[section] = {}
-        for name, value in values.items():
-            if name not in SCHEMA[section]:
+        return ConfigError(
+            f"{where}: unknown key {path}; known keys in {section!r}: "
+            f"{sorted(self.sections[section])}"
+        )
+
+    def _check_value(self, section: str, name: str, value: Any, source: str) -> Any:
+        """``value`` for ``section.name`` (converted by ``_convert``) or ``ConfigError``."""
+        key = self.sections[section][name]
+        where = f"{source}: {section}.{name}={value!r}"
+        allowed = getattr(key.check, "allowed", None)
+        if key.types == (int,) and isinstance(value, float) and not value.is_integer():
+            raise ConfigError(
+                f"{where} must be a whole number (of type int"
+                f"{f', {allowed}' if allowed else ''}); a float such as 1e5 is "
+                "taken only when it is whole"
+            )
+        value = _convert(key, value)
+        if isinstance(value, bool) and bool not in key.types or not isinstance(value, key.types):
+            raise ConfigError(
+                f"{where} must be of type "
+                f"{' or '.join(t.__name__ for t in key.types)}"
+                f"{f' (allowed: {allowed})' if allowed else ''}"
+            )
+        problem = key.check(value) if key.check else None
+        if problem:
+            raise ConfigError(f"{where} {problem}")
+        return value
+
+    def _check_sections(self, raw: Any, source: str) -> Config:
+        """The sections and keys of ``raw`` checked one by one (no defaults, no cross-checks)."""
+        sections = f"a mapping of sections {list(self.sections)}, e.g. {self.file_example!r}"
+        if raw is None:
+            raise ConfigError(
+                f"{source}: the config is empty (or only comments or null); it must be {sections}"
+            )
+        if not isinstance(raw, dict):
+            raise ConfigError(
+                f"{source}: the top level must be {sections}, not {type(raw).__name__}"
+            )
+        out: Config = {}
+        for section, values in raw.items():
+            if section not in self.sections:
+                raise self._unknown(source, section)
+            if not isinstance(values, dict):
                 raise ConfigError(
-                    f"{source}: unknown key {section}.{name}; known keys in "
-                    f"{section!r}: {sorted(SCHEMA[section])}"
+                    f"{source}: section {section!r} must be a mapping of its keys "
+                    f"{sorted(self.sections[section])}, not {values!r}"
                 )
-            out[section][name] = _check_value(section, name, value, source)
-    return out
+            out[section] = {}
+            for name, value in values.items():
+                if name not in self.sections[section]:
+                    raise self._unknown(source, section, name)
+                out[section][name] = self._check_value(section, name, value, source)
+        return out
+
+    def validate(self, raw: Any, source: str = "config") -> Config:
+        """A complete config (defaults filled in) or ``ConfigError`` naming the bad key."""
+        out = self.defaults()
+        for section, values in self._check_sections(raw, source).items():
+            out[section].update(values)
+        problem = self.cross_check(out) if self.cross_check else None
+        if problem:
+            raise ConfigError(f"{source}: {problem}")
+        return out
+
+    def _override_key(self, path: str, item: str) -> tuple[str, str]:
+        """The (section, key) that an override's ``path`` names, or ``ConfigError``."""
+        where = f"--set {item}"
+        if "." in path:
+            section, name = path.split(".", 1)
+            if section not in self.sections:
+                raise self._unknown(where, section)
+            if name not in self.sections[section]:
+                raise self._unknown(where, section, name)
+            return section, name
+        sections = sorted(sec for sec, keys in self.sections.items() if path in keys)
+        if not sections:
+            known = sorted({name for keys in self.sections.values() for name in keys})
+            raise ConfigError(
+                f"{where}: unknown key {path!r}; known keys (as key or section.key): {known}"
+            )
+        if len(sections) > 1:
+            choices = [f"{sec}.{path}" for sec in sections]
+            raise ConfigError(
+                f"--set {path} is ambiguous: use {', '.join(choices[:-1])} or {choices[-1]}"
+            )
+        return sections[0], path
+
+    def apply_overrides(self, raw: dict, overrides: Sequence[str]) -> dict:
+        """Apply ``key=value`` or ``section.key=value`` overrides (values parsed as YAML).
+
+        The section may be left out only where the key name is in one section; names in
+        several (``batch_size`` is in both ``pretrain`` and ``ppo`` of ``train.config``)
+        need it. Each override is checked here, so that an error names its ``--set``.
+        """
+        raw = copy.deepcopy(raw) if raw else {}
+        for item in overrides:
+            if "=" not in item:
+                raise ConfigError(
+                    f"--set {item}: an override must look like key=value or "
+                    f"section.key=value, e.g. {self.set_example}"
+                )
+            path, text = item.split("=", 1)
+            section, name = self._override_key(path.strip(), item)
+            try:
+                value = _yaml(text)
+            except yaml.YAMLError as err:
+                raise ConfigError(
+                    f"--set {item}: cannot parse the value of {section}.{name} as YAML: {err}"
+                ) from None
+            value = self._check_value(section, name, value, f"--set {item}")
+            raw.setdefault(section, {})
+            if not isinstance(raw[section], dict):
+                raise ConfigError(
+                    f"--set {item}: section {section!r} of the config must be a "
+                    f"mapping of its keys {sorted(self.sections[section])}, not "
+                    f"{raw[section]!r}"
+                )
+            raw[section][name] = value
+        return raw
+
+    def load(self, path: str | Path, overrides: Sequence[str] = ()) -> Config:
+        """Read, override and validate a YAML config file; errors in the file name it."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ConfigError(f"config file {str(path)!r} does not exist") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise ConfigError(
+                f"config file {str(path)!r} cannot be read as UTF-8 text: {err}"
+            ) from None
+        try:
+            raw = _yaml(text)
+        except yaml.YAMLError as err:
+            raise ConfigError(f"{path}: not valid YAML: {err}") from None
+        raw = self._check_sections(raw, str(path))
+        overrides = list(overrides)
+        source = f"{path} with the --set overrides" if overrides else str(path)
+        return self.validate(self.apply_overrides(raw, overrides), source)
 
 
-def validate(raw: Any, source: str = "config") -> dict[str, dict[str, Any]]:
-    """A complete config (defaults filled in) or ``ConfigError`` naming the bad key."""
-    out = defaults()
-    for section, values in _check_sections(raw, source).items():
-        out[section].update(values)
+def _rollout_fits(conf: Config) -> str | None:
+    """PPO's minibatch must fit in one rollout of all environments."""
     batch, n_steps, n_envs = (
-        out["ppo"]["batch_size"],
-        out["ppo"]["n_steps"],
-        out["training"]["n_envs"],
+        conf["ppo"]["batch_size"],
+        conf["ppo"]["n_steps"],
+        conf["training"]["n_envs"],
     )
     if batch > n_steps * n_envs:
-        raise ConfigError(
-            f"{source}: ppo.batch_size={batch} must not exceed the rollout size "
-            f"ppo.n_steps * training.n_envs = {n_steps} * {n_envs} = "
-            f"{n_steps * n_envs}"
+        return (
+            f"ppo.batch_size={batch} must not exceed the rollout size "
+            f"ppo.n_steps * training.n_envs = {n_steps} * {n_envs} = {n_steps * n_envs}"
         )
-    return out
+    return None
 
 
-def _override_key(path: str, item: str) -> tuple[str, str]:
-    """The (section, key) that an override's ``path`` names, or ``ConfigError``."""
-    if "." in path:
-        section, name = path.split(".", 1)
-        if section not in SCHEMA:
-            raise ConfigError(f"--set {item}: unknown section {section!r}; known: {list(SCHEMA)}")
-        if name not in SCHEMA[section]:
-            raise ConfigError(
-                f"--set {item}: unknown key {section}.{name}; known keys in "
-                f"{section!r}: {sorted(SCHEMA[section])}"
-            )
-        return section, name
-    sections = sorted(sec for sec, keys in SCHEMA.items() if path in keys)
-    if not sections:
-        known = sorted({name for keys in SCHEMA.values() for name in keys})
-        raise ConfigError(
-            f"--set {item}: unknown key {path!r}; known keys (as key or section.key): {known}"
-        )
-    if len(sections) > 1:
-        choices = [f"{sec}.{path}" for sec in sections]
-        raise ConfigError(
-            f"--set {path} is ambiguous: use {', '.join(choices[:-1])} or {choices[-1]}"
-        )
-    return sections[0], path
-
-
-def apply_overrides(raw: dict, overrides: list[str]) -> dict:
-    """Apply ``key=value`` or ``section.key=value`` overrides (values parsed as YAML).
-
-    The section may be left out only where the key name is in one section; names in several
-    (``batch_size`` and ``learning_rate`` are in both ``pretrain`` and ``ppo``) need it.
-    Each override is checked here, so that an error names the ``--set`` it comes from.
-    """
-    raw = copy.deepcopy(raw) if raw else {}
-    for item in overrides:
-        if "=" not in item:
-            raise ConfigError(
-                f"--set {item}: an override must look like key=value or "
-                "section.key=value, e.g. total_timesteps=200000 or "
-                "ppo.learning_rate=1e-4"
-            )
-        path, text = item.split("=", 1)
-        section, name = _override_key(path.strip(), item)
-        try:
-            value = _yaml(text)
-        except yaml.YAMLError as err:
-            raise ConfigError(
-                f"--set {item}: cannot parse the value of {section}.{name} as YAML: {err}"
-            ) from None
-        value = _check_value(section, name, value, f"--set {item}")
-        raw.setdefault(section, {})
-        if not isinstance(raw[section], dict):
-            raise ConfigError(
-                f"--set {item}: section {section!r} of the config must be a "
-                f"mapping of its keys {sorted(SCHEMA[section])}, not "
-                f"{raw[section]!r}"
-            )
-        raw[section][name] = value
-    return raw
-
-
-def load(path: str | Path, overrides: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
-    """Read, override and validate a YAML config file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"config file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(
-            f"config file {str(path)!r} cannot be read as UTF-8 text: {err}"
-        ) from None
-    try:
-        raw = _yaml(text)
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path}: not valid YAML: {err}") from None
-    raw = _check_sections(raw, str(path))
-    overrides = list(overrides)
-    source = f"{path} with the --set overrides" if overrides else str(path)
-    return validate(apply_overrides(raw, overrides), source)
+_SCHEMA = Schema(
+    SCHEMA,
+    file_example="training: {n_envs: 8}",
+    set_example="total_timesteps=200000 or ppo.learning_rate=1e-4",
+    cross_check=_rollout_fits,
+)
+defaults = _SCHEMA.defaults
+validate = _SCHEMA.validate
+apply_overrides = _SCHEMA.apply_overrides
+load = _SCHEMA.load
