@@ -2,7 +2,7 @@
 
     python -m train.train --config configs/ppo_2p_normal.yaml [--set total_timesteps=200000]
                           [--resume runs/<run>/checkpoints/step_100000]
-    python -m train.train --config configs/ppo_quick.yaml        # about a minute, no cloning
+    python -m train.train --config configs/ppo_quick.yaml        # half a minute, no cloning
 
 One policy plays every figure: the observation is always from the deciding figure's seat.
 Read top to bottom: config -> run folder -> environments -> model -> callbacks -> learn ->
