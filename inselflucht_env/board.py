@@ -77,31 +77,35 @@ def _right(m: int) -> int:
 _SHIFTS = (_up, _down, _left, _right)
 
 
+def _grow(frontier: int, fields: int, sea: int) -> int:
+    """Every field one move or one swim away from ``frontier`` (``_up`` .. ``_right`` and a
+    second step over a sea place, written out inline: this runs in every L4 check)."""
+    not_first, not_last = _NOT_FIRST_COLUMN, _NOT_LAST_COLUMN
+    up = frontier >> SIZE
+    down = (frontier << SIZE) & ALL
+    left = (frontier & not_first) >> 1
+    right = (frontier & not_last) << 1
+    return (
+        up
+        | down
+        | left
+        | right
+        | (up & sea) >> SIZE
+        | ((down & sea) << SIZE) & ALL
+        | (left & sea & not_first) >> 1
+        | (right & sea & not_last) << 1
+    ) & fields
+
+
 def reaches_all(fields: int, starts: int, goals: int) -> bool:
     """Whether every place in ``goals`` is ``reachable(fields, starts)``; stops growing the
     frontier as soon as they are all reached."""
     sea = ALL & ~fields
-    seen = starts & fields
-    frontier = seen
-    not_first, not_last = _NOT_FIRST_COLUMN, _NOT_LAST_COLUMN
+    seen = frontier = starts & fields
     while seen & goals != goals:
         if not frontier:
             return False
-        up = frontier >> SIZE
-        down = (frontier << SIZE) & ALL
-        left = (frontier & not_first) >> 1
-        right = (frontier & not_last) << 1
-        grown = (
-            up
-            | down
-            | left
-            | right
-            | (up & sea) >> SIZE
-            | ((down & sea) << SIZE) & ALL
-            | (left & sea & not_first) >> 1
-            | (right & sea & not_last) << 1
-        ) & fields
-        frontier = grown & ~seen
+        frontier = _grow(frontier, fields, sea) & ~seen
         seen |= frontier
     return True
 
@@ -111,27 +115,11 @@ def reachable(fields: int, starts: int) -> int:
 
     ``fields`` has bit p set for every non-sea place. A move steps to an adjacent field;
     a swim crosses exactly one sea place in a straight line onto a field. The whole
-    frontier grows at once with bit shifts (``_up`` .. ``_right``, written out inline).
+    frontier grows at once with bit shifts (``_grow``).
     """
     sea = ALL & ~fields
-    seen = starts & fields
-    frontier = seen
-    not_first, not_last = _NOT_FIRST_COLUMN, _NOT_LAST_COLUMN
+    seen = frontier = starts & fields
     while frontier:
-        up = frontier >> SIZE
-        down = (frontier << SIZE) & ALL
-        left = (frontier & not_first) >> 1
-        right = (frontier & not_last) << 1
-        grown = (
-            up
-            | down
-            | left
-            | right
-            | (up & sea) >> SIZE
-            | ((down & sea) << SIZE) & ALL
-            | (left & sea & not_first) >> 1
-            | (right & sea & not_last) << 1
-        ) & fields
-        frontier = grown & ~seen
+        frontier = _grow(frontier, fields, sea) & ~seen
         seen |= frontier
     return seen

@@ -74,6 +74,18 @@ def test_overrides_with_and_without_section():
             cfg.load(CONFIG, [bad])
 
 
+def training_args(*overrides: str, resume: Path | None = None) -> list[str]:
+    """``train.train``'s command line: the shipped config, ``--set`` for each override."""
+    args = ["--config", str(CONFIG), "--no-progress"]
+    args += ["--resume", str(resume)] if resume else []
+    for item in overrides:
+        args += ["--set", item]
+    return args
+
+
+TINY_PPO = ("n_envs=2", "n_steps=256", "ppo.batch_size=256", "n_epochs=1")
+
+
 @pytest.fixture(scope="module")
 def smoke_run(tmp_path_factory):
     """A few thousand steps of real training, after a tiny behaviour cloning and a DAgger
@@ -82,45 +94,22 @@ def smoke_run(tmp_path_factory):
 
     run_dir = tmp_path_factory.mktemp("runs")
     final = main(
-        [
-            "--config",
-            str(CONFIG),
-            "--no-progress",
-            "--set",
+        training_args(
             "total_timesteps=2048",
-            "--set",
-            "n_envs=2",
-            "--set",
-            "n_steps=256",
-            "--set",
-            "ppo.batch_size=256",
-            "--set",
-            "n_epochs=1",
-            "--set",
+            *TINY_PPO,
             "eval.freq=1024",
-            "--set",
             "eval.episodes=2",
-            "--set",
             f"run_dir={run_dir}",
-            "--set",
             "checkpoint_freq=1024",
-            "--set",
             "stages=[{until: 1024, meter: leicht}]",
-            "--set",
             "pretrain.games=6",
-            "--set",
             "pretrain.epochs=1",
-            "--set",
             "dagger_rounds=1",
-            "--set",
             "dagger_games=1",
-            "--set",
             "workers=1",
-            "--set",
             "advice=heuristic",
-            "--set",
             "dagger_teacher=heuristic",
-        ]
+        )
     )
     return final
 
@@ -211,48 +200,20 @@ def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path, capsys):
     saved = sorted((smoke_run.parent / "checkpoints").glob("step_*"))[-1]
     before = json.loads((saved / "metadata.json").read_text())["timesteps"]
     final = main(
-        [
-            "--config",
-            str(CONFIG),
-            "--no-progress",
-            "--resume",
-            str(saved),
-            "--set",
+        training_args(
             "total_timesteps=512",
-            "--set",
-            "n_envs=2",
-            "--set",
-            "n_steps=256",
-            "--set",
-            "ppo.batch_size=256",
-            "--set",
-            "n_epochs=1",
-            "--set",
+            *TINY_PPO,
             "eval.freq=0",
-            "--set",
             f"run_dir={tmp_path}",
-            "--set",
             "advice=heuristic",
-            "--set",
             "pretrain.games=0",
-        ]
+            resume=saved,
+        )
     )
     meta = json.loads((final / "metadata.json").read_text())
     assert meta["timesteps"] >= before + 512 and meta["resumed_from"] == str(saved)
     with pytest.raises(SystemExit) as exit_info:
-        main(
-            [
-                "--config",
-                str(CONFIG),
-                "--no-progress",
-                "--resume",
-                str(saved),
-                "--set",
-                "advice=none",
-                "--set",
-                f"run_dir={tmp_path}",
-            ]
-        )
+        main(training_args("advice=none", f"run_dir={tmp_path}", resume=saved))
     assert exit_info.value.code == 2
     assert "holds another network" in capsys.readouterr().err
 
