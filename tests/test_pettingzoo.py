@@ -14,25 +14,12 @@ with warnings.catch_warnings():  # pettingzoo.test imports a classic env the dep
     warnings.simplefilter("ignore", DeprecationWarning)
     from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from conftest import ESCAPE_OPTIONS  # noqa: E402
+
 from inselflucht_env import pettingzoo as iz  # noqa: E402
 from inselflucht_env.actions import ACTION_NAMES, N_ACTIONS, action_index  # noqa: E402
 from inselflucht_env.observation import OBSERVATION_LAYOUT, encode_observation  # noqa: E402
 from inselflucht_env.replay import replay  # noqa: E402
-
-# A full layout (kings in row 5) and flood decks for two passes. Pass 1 floods (3,2),
-# (1,1), (2,5), (4,4), (5,3); pass 2 floods (1,1) again (it sinks) and then (3,2) again
-# at the end of turn 7, figure 0's turn: figure 1 waits there and must escape.
-ESCAPE_OPTIONS = {
-    "layout": [
-        "6C 7C 8C 9C 10C",
-        "6D 7D 8D 9D 10D",
-        "6H 7H JK 8H 9H",
-        "10H 6S 7S 8S 9S",
-        "10S KC KD KH KS",
-    ],
-    "column_deck": [3, 1, 2, 4, 5, 1, 3, 2, 4, 5],
-    "row_deck": [2, 1, 5, 4, 3, 1, 2, 3, 4, 5],
-}
 
 
 def _quiet(fn, *args, **kwargs):

@@ -6,22 +6,11 @@ import io
 import re
 
 import pytest
+from conftest import ESCAPE_OPTIONS
 
 from inselflucht_env import play as P
 from inselflucht_env.actions import action_index
 from inselflucht_env.replay import Replay, replay
-
-ESCAPE_OPTIONS = {  # as in test_pettingzoo: figure 1 waits on (3,2), which sinks in turn 7
-    "layout": [
-        "6C 7C 8C 9C 10C",
-        "6D 7D 8D 9D 10D",
-        "6H 7H JK 8H 9H",
-        "10H 6S 7S 8S 9S",
-        "10S KC KD KH KS",
-    ],
-    "column_deck": [3, 1, 2, 4, 5, 1, 3, 2, 4, 5],
-    "row_deck": [2, 1, 5, 4, 3, 1, 2, 3, 4, 5],
-}
 
 
 class RandomStandIn:

@@ -11,6 +11,7 @@ a float only when it is whole (``total_timesteps: 1e5`` is 100000).
 
 from __future__ import annotations
 
+import argparse
 import copy
 import math
 import re
@@ -525,3 +526,21 @@ defaults = _SCHEMA.defaults
 validate = _SCHEMA.validate
 apply_overrides = _SCHEMA.apply_overrides
 load = _SCHEMA.load
+
+
+def add_config_arguments(
+    parser: argparse.ArgumentParser, default: str | None, example: str, keys: str
+) -> None:
+    """``--config FILE`` (required when ``default`` is None) and repeatable ``--set
+    KEY=VALUE`` (into ``args.overrides``): the same two flags for every trainer."""
+    parser.add_argument(
+        "--config", default=default, required=default is None, help=f"YAML file (keys: {keys})"
+    )
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"override a key, e.g. {example}",
+    )

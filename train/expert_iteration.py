@@ -82,6 +82,7 @@ from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_va
 from inselflucht_env.learned.policy import Policy, load_policy
 from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
+from train.config import add_config_arguments
 from train.pretrain import make_teacher
 from train.seeds import EXIT_EVAL_SEEDS, SEEDS_PER_ITERATION, SELF_PLAY_SEEDS, WARM_START_SEEDS
 
@@ -326,14 +327,8 @@ def _write_json(path: Path, data: Any) -> None:
 
 def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", default="configs/exit_4p_normal.yaml", help="YAML file")
-    parser.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a key, e.g. train.iterations=40",
+    add_config_arguments(
+        parser, "configs/exit_4p_normal.yaml", "train.iterations=40", "train/exit_config.py"
     )
     parser.add_argument("--resume", metavar="RUN_FOLDER", help="continue this run")
     args = parser.parse_args(argv)

@@ -40,7 +40,7 @@ from inselflucht_env.errors import InputError
 from inselflucht_env.learned.network import NetworkSpec
 from inselflucht_env.observation import OBSERVATION_SIZE
 from train import rllib_config as cfg
-from train.config import ConfigError
+from train.config import ConfigError, add_config_arguments
 
 RLLIB_HINT = (
     "pip install 'inselflucht-gym[rllib]' in a virtualenv of its own (ray[rllib] "
@@ -191,7 +191,7 @@ def summary_line(i: int, result: dict[str, Any], seconds: float) -> str:
 
 
 def train(args: argparse.Namespace) -> Path:
-    conf = cfg.load(args.config, args.set)  # a bad config fails before Ray starts
+    conf = cfg.load(args.config, args.overrides)  # a bad config fails before Ray starts
     spec = network_spec(conf)
     resumed = _resumable_network(args.resume, spec) if args.resume else None
     try:
@@ -272,14 +272,7 @@ def train(args: argparse.Namespace) -> Path:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m train.rllib", description=__doc__.split("\n")[0])
-    p.add_argument("--config", required=True, help="YAML file (keys: train/rllib_config.py)")
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a key, e.g. --set iterations=2 --set ppo.lr=1e-4",
-    )
+    add_config_arguments(p, None, "--set iterations=2 --set ppo.lr=1e-4", "train/rllib_config.py")
     p.add_argument(
         "--address",
         default=None,

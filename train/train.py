@@ -225,14 +225,8 @@ def _machine() -> str:
 
 def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", default="configs/ppo_2p_normal.yaml", help="YAML file")
-    parser.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a key, e.g. total_timesteps=200000",
+    cfg.add_config_arguments(
+        parser, "configs/ppo_2p_normal.yaml", "total_timesteps=200000", "train/config.py"
     )
     parser.add_argument(
         "--resume",
