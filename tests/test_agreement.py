@@ -19,3 +19,25 @@ def test_random_play_disagrees_and_the_disagreements_are_counted():
     assert result.rate < 0.6
     assert sum(result.disagreements.values()) == result.decisions - result.agreed
     assert all(wanted != chosen for wanted, chosen in result.disagreements)
+
+
+def test_on_the_agents_own_games_the_agent_is_played():
+    """``on="agent"``: the student's choices are played, so random play, which wanders, steps
+    straight back on a share of its moves, and the heuristic compared with itself on its own
+    games still agrees everywhere."""
+    wander = agreement("random", "heuristic", CONFIG, range(2), on="agent")
+    assert wander.moves > 0 and 0 < wander.reversals < wander.moves
+    itself = agreement("heuristic", "heuristic", CONFIG, range(2), on="agent")
+    assert itself.rate == 1.0 and itself.reversals < wander.reversals
+
+
+def test_a_move_straight_back_is_a_reversal():
+    from inselflucht_env.actions import action_index
+    from train.agreement import _reverses
+
+    up, down, left = (action_index(f"move:{d}") for d in ("up", "down", "left"))
+    assert (
+        _reverses(down, up) and _reverses(up, down) and _reverses(left, action_index("move:right"))
+    )
+    assert not _reverses(left, up) and not _reverses(up, up) and not _reverses(up, None)
+    assert not _reverses(action_index("swim:down"), up)

@@ -10,9 +10,13 @@ import numpy as np
 import pytest
 from safetensors.numpy import load_file
 
+from inselflucht_env.agents import make_agent
+from inselflucht_env.config import GameConfig
+from inselflucht_env.engine import State
 from inselflucht_env.learned import load_policy, read_metadata
+from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
-from train.expert_iteration import _network_spec, load_replay, main
+from train.expert_iteration import OBS_SCALE, _network_spec, load_replay, main, self_play
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 SMOKE = str(CONFIGS / "exit_smoke.yaml")
@@ -103,3 +107,77 @@ def test_smoke_run_then_resume_continues_exactly(tmp_path):
 def test_resume_needs_a_run_folder(tmp_path):
     with pytest.raises(exit_config.ConfigError, match="progress.json"):
         main(["--resume", str(tmp_path)])
+
+
+def test_a_teacher_expert_labels_its_own_choice_one_hot(tmp_path):
+    """``self_play.expert: heuristic`` is DAgger with the heuristic as the teacher: every
+    sample's target is the heuristic's choice on that very state, and with no search value
+    the game's outcome is the value target."""
+    run = main(["--config", SMOKE, "--set", f"output.run_dir={tmp_path}", "--set", "iterations=0"])
+    folder = str(run / "iterations" / "iter_0000")
+    game = {"players": 2, "meter": "schwer"}
+    search_kw = {"simulations": 4}
+    out = self_play((folder, game, "heuristic", search_kw, 0, 1.0, 0, [7, 8]))
+    samples = out["samples"]
+    assert out["games"] == 2 and out["searched"] == len(samples["outcome"]) > 0
+    targets = samples["target"].astype(np.float32)
+    assert np.array_equal(targets.sum(1), np.ones(len(targets))) and set(targets.ravel()) == {0, 1}
+    assert np.array_equal(samples["root_value"], samples["outcome"])
+    assert samples["mask"][np.arange(len(targets)), targets.argmax(1)].all()
+
+    # the labels are the heuristic's choices: replay the network's moves and ask it again
+    heuristic = make_agent("heuristic")
+    policy = load_policy(folder)
+    config, k = GameConfig.make(**game), 0
+    for seed in (7, 8):
+        deal_rng, rng = np.random.default_rng(seed), np.random.default_rng(0)
+        state = State.new(config, deal_rng)
+        while state.outcome is None:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                obs = np.asarray(encode_observation(state), dtype=np.float32)
+                assert np.array_equal(samples["obs"][k], np.rint(obs * OBS_SCALE))
+                assert targets[k].argmax() == heuristic.act(state, rng)
+                action = policy.predict_action(obs, np.asarray(state.legal_mask()))
+                k += 1
+            else:
+                action = legal[0]
+            state.apply(action, deal_rng)
+    assert k == len(targets) and samples["obs"].shape[1] == OBSERVATION_SIZE
+
+
+def test_ship_takes_an_expert_iteration_run(tmp_path):
+    """``train.ship`` picks between an expert-iteration run's best network and its last
+    iteration and ships the choice, reported beside the heuristic on the report seeds."""
+    from train.ship import main as ship
+
+    run = main(["--config", SMOKE, "--set", f"output.run_dir={tmp_path}"])
+    args = ["--name", "exit_smoke", "--episodes", "2", "--select-episodes", "2", "--workers", "1"]
+    meta = ship([str(run), *args, "--out", str(tmp_path / "shipped")])
+    assert set(meta["evaluation"]["selection"]) == {"best", "iter_0001"}
+    assert meta["evaluation"]["heuristic_same_seeds"]["episodes"] == 2
+    shipped = load_policy(tmp_path / "shipped" / "exit_smoke")
+    assert (
+        shipped.spec.value == "win_probability"
+        and shipped.metadata["trainer"] == "expert_iteration"
+    )
+    assert not (tmp_path / "shipped" / "exit_smoke" / "optimizer.safetensors").exists()
+
+
+def test_ship_refuses_a_folder_without_a_run(tmp_path):
+    from train.ship import main as ship
+
+    with pytest.raises(SystemExit) as err:
+        ship([str(tmp_path), "--name", "x", "--episodes", "1", "--select-episodes", "1"])
+    assert err.value.code == 2
+
+
+def test_the_plain_search_as_expert_labels_legal_one_hot_choices(tmp_path):
+    run = main(["--config", SMOKE, "--set", f"output.run_dir={tmp_path}", "--set", "iterations=0"])
+    folder = str(run / "iterations" / "iter_0000")
+    job = (folder, {"players": 2, "meter": "schwer"}, "search", {"simulations": 4}, 0, 0.5, 0, [3])
+    samples = self_play(job)["samples"]
+    targets = samples["target"].astype(np.float32)
+    assert len(targets) > 0 and np.array_equal(targets.sum(1), np.ones(len(targets)))
+    assert samples["mask"][np.arange(len(targets)), targets.argmax(1)].all()
+    assert np.array_equal(samples["root_value"], samples["outcome"])

@@ -218,7 +218,7 @@ def test_learning_curves_from_a_ppo_run_alone(tmp_path):
     )
     data = main(["--ppo", str(run), "--out", str(out)])
     saved = json.loads((out / "learning.json").read_text())
-    assert saved == json.loads(json.dumps(data)) and saved["exit"] is None
+    assert saved == json.loads(json.dumps(data)) and saved["exit"] == []
     ppo = saved["ppo"]
     assert [p["x"] for p in ppo["evaluation"]] == [100, 200, 300, 400]
     assert [p["wins"] for p in ppo["evaluation"]] == [0, 1, 2, 3]
@@ -251,7 +251,7 @@ def test_learning_curves_read_the_expert_iteration_event_files(tmp_path):
             "0.5",
         ]
     )
-    ex = data["exit"]
+    (ex,) = data["exit"]
     assert ex["x"] == "self-play games" and sorted(ex["evaluation"]) == [
         "network",
         "search",
@@ -265,7 +265,39 @@ def test_learning_curves_read_the_expert_iteration_event_files(tmp_path):
     ]
     assert [p["x"] for p in ex["evaluation"]["self_play"]] == [400, 800]  # no teacher games
     assert ex["heuristic"]["win_rate"] == 0.5
-    assert json.loads((out / "learning.json").read_text())["exit"]["evaluation"] == ex["evaluation"]
+    assert (
+        json.loads((out / "learning.json").read_text())["exit"][0]["evaluation"] == ex["evaluation"]
+    )
+
+
+def test_expert_iteration_games_count_dagger_rounds_and_logged_games(tmp_path):
+    """The x axis adds up the games each iteration really played: ``self_play/games`` where
+    logged, else ``warm_start.dagger_games`` for a DAgger round and ``self_play.games`` after."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    from train.learning_curves import exit_curve
+
+    run = tmp_path / "exit_run"
+    run.mkdir()
+    conf = {
+        "env": {"players": 4, "meter": "normal"},
+        "self_play": {"games": 100},
+        "warm_start": {"dagger_iterations": 2, "dagger_games": 1000},
+        "eval": {"network_games": 200},
+    }
+    (run / "config.yaml").write_text(yaml.safe_dump(conf))
+    writer = SummaryWriter(str(run / "tb"))
+    for i in range(5):
+        writer.add_scalar("eval/network_win_rate", 0.1 * i, i)
+        if i:
+            writer.add_scalar("self_play/win_rate", 0.05, i)
+        if i == 4:
+            writer.add_scalar("self_play/games", 50, i)  # logged: wins over the config
+    writer.close()
+    ex = exit_curve(run, heuristic="0.5")
+    assert [p["x"] for p in ex["evaluation"]["network"]] == [0, 1000, 2000, 2100, 2150]
+    assert [p["episodes"] for p in ex["evaluation"]["self_play"]] == [1000, 1000, 100, 50]
+    assert "games" not in ex["evaluation"]
 
 
 def test_learning_curves_need_the_evaluation_log(tmp_path):
@@ -285,3 +317,18 @@ def test_the_heuristic_reference_can_be_measured_on_the_evaluation_deals(tmp_pat
     assert reference["setting"] == "2p normal" and "--seed 11000000" in reference["source"]
     assert heuristic_reference(None, {"players": 4, "meter": "normal"})["win_rate"] == 0.477
     assert heuristic_reference(None, {"players": 4, "meter": "normal", "taucher": True}) is None
+
+
+def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_path):
+    from train.learning_curves import main
+
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "learning.md").write_text("<!-- exit-table:start -->\n<!-- exit-table:end -->\n")
+    runs = [_fake_exit_run(tmp_path / name) for name in ("first", "second")]
+    ppo = str(_fake_ppo_run(tmp_path / "ppo_run"))
+    argv = ["--ppo", ppo, "--exit", str(runs[0]), "--exit", str(runs[1]), "--out", str(out)]
+    data = main([*argv, "--heuristic-exit", "0.5"])
+    assert [Path(ex["run"]).name for ex in data["exit"]] == ["first", "second"]
+    md = (out / "learning.md").read_text()
+    assert md.count("| iteration | self-play games |") == 2 and "first" in md and "second" in md

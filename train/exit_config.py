@@ -77,6 +77,14 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "self_play": {
         "games": Key((int,), 200, "self-play games per iteration", positive),
+        "expert": Key(
+            (str,),
+            "netsearch",
+            "who labels the decisions: netsearch (the search guided by the last "
+            "network: visit counts), heuristic or search (that agent's choice, one-hot, "
+            "the plain search with search.simulations rollouts and no clock)",
+            choice("netsearch", "heuristic", "search"),
+        ),
         "workers": Key((int,), 2, "processes playing games (one torch thread each)", positive),
         "network_moves": Key(
             (float, int),
@@ -95,6 +103,14 @@ SCHEMA: dict[str, dict[str, Key]] = {
             (str,), "heuristic", "agent whose choices are cloned", choice("heuristic", "search")
         ),
         "epochs": Key((int,), 4, "passes over the teacher data", positive),
+        "dagger_iterations": Key(
+            (int,),
+            0,
+            "the first self-play iterations after it are DAgger rounds: the raw network "
+            "plays every decision and the teacher labels it (then self_play.expert takes over)",
+            non_negative,
+        ),
+        "dagger_games": Key((int,), 2000, "games per DAgger round", positive),
     },
     "train": {
         "iterations": Key(

@@ -13,7 +13,11 @@ checkpoint, evaluate, save the resumable state.
 * **Warm start** (iteration 0): ``warm_start.games`` games of a teacher (the heuristic),
   its choices as one-hot policy targets and the outcomes as value targets, cloned for
   ``warm_start.epochs`` passes. Plain observation, no advice.
-* **Self-play** (iterations 1, 2, ...): ``self_play.games`` games of the search guided by
+* **DAgger rounds** (iterations 1 .. ``warm_start.dagger_iterations``): the raw network
+  plays ``warm_start.dagger_games`` games alone and the teacher labels every decision
+  (Ross et al. 2011): a clone that only ever saw the teacher's states drifts off them and
+  walks in circles; these rounds teach it the way back from its own mistakes.
+* **Self-play** (the iterations after those): ``self_play.games`` games of the search guided by
   the previous iteration's network, in ``self_play.workers`` processes with one torch
   thread each; root Dirichlet noise, and the first ``search.sample_decisions`` decisions
   of a game sampled from the visit counts (the rest take the most visited action). With
@@ -21,7 +25,11 @@ checkpoint, evaluate, save the resumable state.
   instead, still labelled by the search (DAgger, Ross et al. 2011): a network that only
   ever saw the expert's states drifts off them when it plays alone. Each decision with
   more than one legal action becomes a sample: the observation of the deciding seat, the
-  legal mask, the root visit distribution and the root value.
+  legal mask, the root visit distribution and the root value. ``self_play.expert`` may
+  instead name a fixed teacher (``heuristic``, or ``search``: the plain rollout search with
+  ``search.simulations`` rollouts): its choice is the one-hot target and the outcome the
+  value target. With ``network_moves: 1`` that is DAgger proper: the network plays every
+  decision, the teacher only labels them.
 * **Training**: ``train.steps`` minibatches from the replay window plus the new samples
   (afterwards the window keeps the newest ``train.replay_samples``; the warm start's data
   trains in full, then drops out as self-play data comes in) with
@@ -63,7 +71,7 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -146,13 +154,45 @@ def _policy(folder: str) -> Policy:
     return _POLICIES[folder]
 
 
-def self_play(job: tuple[str, dict, dict, int, float, int, list[int]]) -> dict[str, Any]:
-    """Self-play games of the guided search on ``seeds``: samples and statistics."""
-    folder, game, search_kw, sample_decisions, network_moves, train_seed, seeds = job
+class _Label(NamedTuple):
+    """The expert's answer at one decision: a distribution over the actions, a value (NaN
+    when the expert gives none: the game's outcome stands in) and the action it plays."""
+
+    target: np.ndarray
+    value: float
+    best: int
+
+
+def _expert(name: str, policy: Policy, search_kw: dict) -> Callable[..., _Label]:
+    """The labelling function of ``self_play.expert``: the guided search's visit counts, or
+    a fixed agent's choice as a one-hot target (DAgger with that agent as the teacher)."""
+    if name == "netsearch":
+        agent = NetSearchAgent(policy, **search_kw)
+
+        def searched(state: State, rng: np.random.Generator) -> _Label:
+            result = agent.search(state, rng)
+            return _Label(result.visits / result.visits.sum(), result.value, result.best())
+
+        return searched
+    # the plain search without its clock: labels depend on the seeds, not the machine's load
+    kwargs = {"simulations": search_kw["simulations"], "seconds": 1e9} if name == "search" else {}
+    teacher = make_agent(name, **kwargs)
+    one_hot = np.eye(N_ACTIONS, dtype=np.float32)
+
+    def chosen(state: State, rng: np.random.Generator) -> _Label:
+        action = teacher.act(state, rng)
+        return _Label(one_hot[action], math.nan, action)
+
+    return chosen
+
+
+def self_play(job: tuple[str, dict, str, dict, int, float, int, list[int]]) -> dict[str, Any]:
+    """Games on ``seeds`` labelled by the expert (``_expert``): samples and statistics."""
+    folder, game, expert, search_kw, sample_decisions, network_moves, train_seed, seeds = job
     config = GameConfig.make(**game)
     policy = _policy(folder)
-    agent = NetSearchAgent(policy, **search_kw)
-    parts, wins, entropy = [], 0, 0.0
+    label = _expert(expert, policy, search_kw)
+    parts, wins, entropy, seconds, searched = [], 0, 0.0, 0.0, 0
     for seed in seeds:
         deal_rng = np.random.default_rng(seed)
         rng = np.random.default_rng([seed, SEARCH_STREAM, train_seed])
@@ -163,31 +203,34 @@ def self_play(job: tuple[str, dict, dict, int, float, int, list[int]]) -> dict[s
             if len(legal) == 1:
                 state.apply(legal[0], deal_rng)
                 continue
-            result = agent.search(state, rng)
-            visits = result.visits / result.visits.sum()
+            started = time.perf_counter()
+            result = label(state, rng)
+            seconds += time.perf_counter() - started
+            searched += 1
             obs.append(encode_observation(state))
             masks.append(state.legal_mask())
-            targets.append(visits)
+            targets.append(result.target)
             values.append(result.value)
-            nz = visits[visits > 0]
+            nz = result.target[result.target > 0]
             entropy -= float((nz * np.log(nz)).sum())
             if network_moves and rng.random() < network_moves:
                 action = policy.predict_action(obs[-1], np.asarray(masks[-1]))
             elif len(obs) <= sample_decisions:
-                action = int(rng.choice(N_ACTIONS, p=visits))
+                action = int(rng.choice(N_ACTIONS, p=result.target))
             else:
-                action = result.best()
+                action = result.best
             state.apply(action, deal_rng)
-        won = state.outcome == "win"
-        wins += won
-        parts.append(_samples(obs, masks, targets, values, float(won)))
+        won = float(state.outcome == "win")
+        wins += int(won)
+        values = [won if math.isnan(v) else v for v in values]
+        parts.append(_samples(obs, masks, targets, values, won))
     return {
         "samples": _concat(parts),
         "games": len(seeds),
         "wins": wins,
         "entropy_sum": entropy,
-        "seconds": agent.stats["seconds"],
-        "searched": agent.stats["searched"],
+        "seconds": seconds,
+        "searched": searched,
     }
 
 
@@ -401,16 +444,23 @@ def main(argv: list[str] | None = None) -> Path:
                 jobs = [(ws["teacher"], game, chunk) for chunk in _chunks(seeds, workers)]
                 parts = run_jobs(pool, teacher_games, jobs, f"warm start ({ws['teacher']})")
             else:
+                dagger = iteration <= ws["dagger_iterations"]
+                expert, network_moves, n_games = (
+                    (ws["teacher"], 1.0, ws["dagger_games"])
+                    if dagger
+                    else (sp["expert"], sp["network_moves"], sp["games"])
+                )
                 start = SELF_PLAY_SEEDS + SEEDS_PER_ITERATION * iteration
-                seeds = list(range(start, start + sp["games"]))
+                seeds = list(range(start, start + n_games))
                 previous = str(run_dir / "iterations" / f"iter_{iteration - 1:04d}")
                 jobs = [
                     (
                         previous,
                         game,
+                        expert,
                         search_kw,
                         se["sample_decisions"],
-                        sp["network_moves"],
+                        network_moves,
                         tr["seed"],
                         chunk,
                     )
@@ -429,6 +479,7 @@ def main(argv: list[str] | None = None) -> Path:
             if games:
                 new = _concat(p["samples"] for p in parts)
                 replay = new if replay is None else _concat([replay, new])
+                scalars["self_play/games"] = games
                 scalars["self_play/win_rate"] = sum(p["wins"] for p in parts) / games
                 scalars["self_play/games_per_second"] = games / play_seconds
                 scalars["self_play/samples"] = len(new["outcome"])

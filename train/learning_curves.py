@@ -1,7 +1,10 @@
 """Learning curves: PPO's win rate against environment steps, expert iteration's against
 self-play games, with the heuristic's win rate on the target as a dashed reference.
 
-    python -m train.learning_curves --ppo runs/<ppo run> [--exit runs/<exit run>] --out docs/
+    python -m train.learning_curves --ppo runs/<ppo run> [--exit runs/<exit run> ...] --out docs/
+
+``--exit`` may be given several times: every expert-iteration run is drawn in the right
+panel (labelled by its setting) and gets its own table.
 
 Writes ``learning.json`` (the data behind the plot: x values, wins, episodes, win rates with
 95% Wilson intervals, run folders, their resolved configs, the commands) and ``learning.png``
@@ -22,9 +25,11 @@ What is read (nothing is unpickled):
   ``<run>/tb`` whose tag matches ``eval/<agent>_win_rate`` (``network``: the raw network's
   argmax; ``search``: the network-guided search) and ``self_play/win_rate``, indexed by the
   event step = iteration. Without event files, ``<run>/progress.json``'s ``history`` (one
-  record per iteration with the same names). Self-play games after iteration *i* are
-  ``i * self_play.games`` of ``<run>/config.yaml`` (iteration 0 is the warm start: none);
-  without that key the x axis is the iteration. Episodes per point come from
+  record per iteration with the same names). Self-play games after iteration *i* add up
+  the scalar ``self_play/games`` of iterations 1..i (iteration 0 is the warm start: none);
+  for an iteration that did not log it, its count from ``<run>/config.yaml``
+  (``warm_start.dagger_games`` for a DAgger round, else ``self_play.games``); without
+  those keys the x axis is the iteration. Episodes per point come from
   ``eval.<agent>_games`` of that config (none: no interval).
 
 The heuristic reference: ``--heuristic-ppo`` / ``--heuristic-exit`` take a win rate (0-1), a
@@ -64,6 +69,7 @@ HEURISTIC = {
 EXIT_EVAL_SEEDS = 11_000_000  # train/expert_iteration.py: its evaluation deals
 EXIT_TAG = re.compile(r"^eval/(?P<agent>.+)_win_rate$")
 SELF_PLAY_TAG = "self_play/win_rate"
+GAMES_TAG = "self_play/games"
 MARKERS = {"ppo": "ppo-table", "exit": "exit-table"}
 
 
@@ -254,6 +260,21 @@ def ppo_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------- expert iteration
+def _games_per_iteration(conf: dict[str, Any], logged: dict[int, float]) -> Any:
+    """Games played in iteration i: as logged, else as the config says (DAgger rounds play
+    ``warm_start.dagger_games``, later iterations ``self_play.games``)."""
+    ws, sp = conf.get("warm_start", {}), conf.get("self_play", {})
+
+    def games(i: int) -> int | None:
+        if i in logged:
+            return int(logged[i])
+        if i <= ws.get("dagger_iterations", 0):
+            return ws.get("dagger_games")
+        return sp.get("games")
+
+    return games
+
+
 def exit_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
     """The expert-iteration run's evaluation per iteration (see the module docstring)."""
     conf = _read_yaml(run / "config.yaml")
@@ -263,14 +284,14 @@ def exit_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
         series = {
             tag: values
             for tag, values in tensorboard_scalars(run / "tb").items()
-            if EXIT_TAG.match(tag) or tag == SELF_PLAY_TAG
+            if EXIT_TAG.match(tag) or tag in (SELF_PLAY_TAG, GAMES_TAG)
         }
         source = f"TensorBoard event files under {run / 'tb'}"
     if not series and (run / "progress.json").is_file():
         history = json.loads((run / "progress.json").read_text(encoding="utf-8"))["history"]
         for record in history:
             for tag, value in record.items():
-                if EXIT_TAG.match(tag) or tag == SELF_PLAY_TAG:
+                if EXIT_TAG.match(tag) or tag in (SELF_PLAY_TAG, GAMES_TAG):
                     series.setdefault(tag, []).append((int(record["iteration"]), float(value)))
         source = f"{run / 'progress.json'} (history)"
     if not series:
@@ -278,22 +299,29 @@ def exit_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
             f"{run}: no scalars named eval/<agent>_win_rate in tb/ event files or progress.json"
         )
     per_iteration = conf.get("self_play", {}).get("games")
+    games = _games_per_iteration(conf, dict(series.pop(GAMES_TAG, [])))
     x_name = "self-play games" if per_iteration else "iteration"
-    scale = per_iteration or 1
+    last = max((i for values in series.values() for i, _ in values), default=0)
+    played, total = [0], 0
+    for i in range(1, last + 1):
+        total += games(i) if per_iteration else 1
+        played.append(total)
     evaluation = {}
     for tag, values in sorted(series.items()):
         match = EXIT_TAG.match(tag)
-        if match:
-            agent = match["agent"]
-            n = conf.get("eval", {}).get(f"{agent}_games")
-        else:
-            agent, n = "self_play", per_iteration
+        values = [(i, v) for i, v in values if 0 <= i <= last]
+        agent = match["agent"] if match else "self_play"
+        if not match:
             values = [(i, v) for i, v in values if i > 0]  # iteration 0: the teacher's games
-        if values:
-            evaluation[agent] = [
-                {**_point(i * scale, round(v * n) if n else None, n, v), "iteration": i}
-                for i, v in values
-            ]
+        points = []
+        for i, v in values:
+            if match:
+                n = conf.get("eval", {}).get(f"{agent}_games")
+            else:
+                n = games(i) if per_iteration else None
+            points.append({**_point(played[i], round(v * n) if n else None, n, v), "iteration": i})
+        if points:
+            evaluation[agent] = points
     return {
         "run": str(run),
         "target": _describe(_setting(conf.get("env", {}))),
@@ -378,20 +406,23 @@ def plot(data: dict[str, Any], path: Path) -> None:
         )
     )
     left.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1, 0.9))
-    ex = data.get("exit")
-    if ex:
-        names = {
-            "network": "raw network",
-            "search": "guided search",
-            "self_play": "self-play games (search with noise)",
-        }
+    runs = data.get("exit") or []
+    names = {
+        "network": "raw network",
+        "search": "guided search",
+        "self_play": "self-play games",
+    }
+    for ex in runs:
         for agent, points in ex["evaluation"].items():
-            _band(right, points, names.get(agent, agent), "-o" if agent != "self_play" else ":")
+            label = f"{ex['target']}: {names.get(agent, agent)}"
+            _band(right, points, label, "-o" if agent != "self_play" else ":")
         _heuristic_line(right, ex["heuristic"])
+    if runs:
         right.set(
-            xlabel=ex["x"], title=f"expert iteration, {ex['target']} ({Path(ex['run']).name})"
+            xlabel=runs[0]["x"],
+            title="expert iteration (" + ", ".join(Path(ex["run"]).name for ex in runs) + ")",
         )
-        right.legend(fontsize=7)
+        right.legend(fontsize=6)
     else:
         right.text(
             0.5,
@@ -402,8 +433,8 @@ def plot(data: dict[str, Any], path: Path) -> None:
         )
         right.set(xlabel="self-play games", title="expert iteration")
     right.set(ylabel="win rate (%)", ylim=(-2, 106))
-    xs = [p["x"] for points in (ex or {}).get("evaluation", {}).values() for p in points]
-    end = max(xs + [(ex or {}).get("games_per_iteration") or 1])
+    xs = [p["x"] for ex in runs for points in ex["evaluation"].values() for p in points]
+    end = max(xs + [ex.get("games_per_iteration") or 1 for ex in runs] + [1])
     right.set_xlim(-0.02 * end, 1.05 * end)  # a point at 0 games (the warm start) stays seen
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -453,8 +484,8 @@ def tables(data: dict[str, Any]) -> dict[str, str]:
         recent = "" if near is None else f"{100 * train[near]:.1f}%"
         rows.append(f"| {p['x']:,} | {stage_of(p['x'])} | {_pct(p)} | {length} | {recent} |")
     out = {"ppo": "\n".join(rows) + "\n" + _reference_line(ppo["heuristic"])}
-    ex = data.get("exit")
-    if ex:
+    parts = []
+    for ex in data.get("exit") or []:
         agents = list(ex["evaluation"])
         by_iteration: dict[int, dict] = {}
         for agent in agents:
@@ -470,14 +501,17 @@ def tables(data: dict[str, Any]) -> dict[str, str]:
                 + " | ".join(_pct(row[a]) if a in row else "" for a in agents)
                 + " |"
             )
-        out["exit"] = (
-            f"Run `{ex['run']}`, read from {ex['source']}.\n\n"
+        parts.append(
+            f"Run `{ex['run']}` ({ex['target']}), read from {ex['source']}.\n\n"
             + "\n".join(rows)
             + "\n"
             + _reference_line(ex["heuristic"])
         )
-    else:
-        out["exit"] = "*(no expert-iteration run given yet: run the command above with --exit)*"
+    out["exit"] = (
+        "\n\n".join(parts)
+        if parts
+        else "*(no expert-iteration run given yet: run the command above with --exit)*"
+    )
     return out
 
 
@@ -499,7 +533,13 @@ def fill_markdown(path: Path, sections: dict[str, str]) -> bool:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--ppo", required=True, type=Path, help="run folder of train.train")
-    p.add_argument("--exit", type=Path, help="run folder of train.expert_iteration (optional)")
+    p.add_argument(
+        "--exit",
+        type=Path,
+        action="append",
+        default=[],
+        help="run folder of train.expert_iteration (optional; repeat for several runs)",
+    )
     p.add_argument("--out", type=Path, default=Path("docs"), help="folder for learning.json/png")
     p.add_argument(
         "--heuristic-ppo",
@@ -509,8 +549,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     p.add_argument(
         "--heuristic-exit",
-        help="the same for the expert-iteration target; "
-        "'measure' plays the deals the raw network is evaluated on",
+        help="the same for every expert-iteration run's target; "
+        "'measure' plays the deals each raw network is evaluated on",
     )
     args = p.parse_args(argv)
     data: dict[str, Any] = {
@@ -518,7 +558,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "command": "python -m train.learning_curves "
         + shlex.join(sys.argv[1:] if argv is None else argv),
         "ppo": ppo_curve(args.ppo, args.heuristic_ppo),
-        "exit": exit_curve(args.exit, args.heuristic_exit) if args.exit else None,
+        "exit": [exit_curve(run, args.heuristic_exit) for run in args.exit],
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "learning.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -4,7 +4,8 @@
                          [--select-episodes 1000] [--workers 2]
 
 Picks among the run's final policy, its best evaluation model and (if the run cloned a
-teacher first) the cloned policy before PPO on *selection* seeds (``train.seeds``), then
+teacher first) the cloned policy before PPO -- or, for a ``train.expert_iteration`` run,
+its ``best/`` network and its last iteration -- on *selection* seeds (``train.seeds``), then
 evaluates the chosen one on the report seeds (0 .. episodes-1) beside the heuristic, so the
 reported rate is not inflated by the choice. Writes ``checkpoints/<name>`` with a
 ``metadata.json`` holding the chosen policy's metadata plus the evaluation: win rate and 95%
@@ -15,6 +16,7 @@ The shipped folder holds the weights without the optimiser state (only resuming 
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from inselflucht_env.cli import positive_int, run
 from inselflucht_env.evaluate import evaluate, format_summary
 from inselflucht_env.learned.checkpoint import (
     METADATA_FILE,
+    CheckpointError,
     load_network,
     read_metadata,
     save_checkpoint,
@@ -34,13 +37,26 @@ CANDIDATES = ("final", "best", "pretrained")  # checkpoint folders a train.train
 
 def _candidates(run: Path) -> dict[str, Path]:
     """The run's checkpoint folders to compare: the final policy, the best one of the
-    periodic evaluation and the cloned policy before PPO (the last two if present)."""
-    return {label: run / label for label in CANDIDATES if (run / label / METADATA_FILE).is_file()}
+    periodic evaluation and the cloned policy before PPO (the last two if present); for an
+    expert-iteration run (``progress.json``) its best network and its last iteration."""
+    progress = run / "progress.json"
+    if progress.is_file():
+        last = json.loads(progress.read_text())["iteration"]
+        folders = {
+            "best": run / "best",
+            f"iter_{last:04d}": run / "iterations" / f"iter_{last:04d}",
+        }
+    else:
+        folders = {label: run / label for label in CANDIDATES}
+    found = {label: f for label, f in folders.items() if (f / METADATA_FILE).is_file()}
+    if not found:
+        raise CheckpointError(f"{run}: no checkpoint of a train.train or expert-iteration run")
+    return found
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("run", help="run folder written by train.train")
+    parser.add_argument("run", help="run folder written by train.train or train.expert_iteration")
     parser.add_argument("--name", required=True, help="checkpoints/<name> to write")
     parser.add_argument("--episodes", type=positive_int, default=1000, help="report games")
     parser.add_argument(
@@ -57,7 +73,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 def ship(args: argparse.Namespace) -> dict[str, Any]:
     run_dir = Path(args.run)
-    _, meta = read_metadata(run_dir / "final")
+    candidates = _candidates(run_dir)
+    _, meta = read_metadata(next(iter(candidates.values())))
     env = meta["config"]["env"]
     game = {
         "players": env["players"],
@@ -67,7 +84,6 @@ def ship(args: argparse.Namespace) -> dict[str, Any]:
         "workers": args.workers,
     }
     settings = dict(game, episodes=args.episodes, seed=0, details=True)
-    candidates = _candidates(run_dir)
     selection = {}
     for label, folder in candidates.items():
         selection[label] = evaluate(
