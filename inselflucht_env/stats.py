@@ -42,7 +42,8 @@ def mcnemar(only_a: int, only_b: int) -> float:
     if n == 0:
         return 1.0
     k = min(only_a, only_b)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0**n
+    # integer numerator and denominator: exact for any n (2.0**n overflows past 1,023 seeds)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, 2.0 * tail)
 
 

@@ -218,7 +218,7 @@ def test_saved_network_loads_with_identical_outputs_and_optimizer_state(tmp_path
 
 def test_shipped_policies_are_found_by_name_from_any_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert {"ppo_2p_normal", "ppo_2p_normal_noadvice"} <= set(shipped_names())
+    assert {"ppo_2p_normal", "ppo_2p_normal_noadvice", "exit_2p_normal"} <= set(shipped_names())
     assert load_policy("ppo_2p_normal").metadata["signature"]["advice"] == "heuristic"
     assert make_agent("checkpoints/ppo_2p_normal_noadvice").path.endswith("ppo_2p_normal_noadvice")
     with pytest.raises(CheckpointError, match="shipped: .*ppo_2p_normal"):

@@ -40,6 +40,12 @@ def test_mcnemar_exact():
     assert mcnemar(1, 9) == mcnemar(9, 1)
 
 
+def test_mcnemar_exact_on_more_than_a_thousand_discordant_seeds():
+    assert mcnemar(700, 700) == 1.0
+    assert mcnemar(600, 800) == pytest.approx(1.0e-7, rel=0.5)  # z = 5.3
+    assert mcnemar(0, 1500) == 0.0  # below the smallest float, not an overflow
+
+
 def test_difference_ci_and_games_needed():
     # 30 seeds won by A only, 10 by B only, of 100: d = 0.2, Wald SE = sqrt((0.4 - 0.04) / 100)
     assert difference_ci(30, 10, 100) == pytest.approx((0.2, 0.0824, 0.3176), abs=1e-4)

@@ -420,7 +420,8 @@ def plot(data: dict[str, Any], path: Path) -> None:
     if runs:
         right.set(
             xlabel=runs[0]["x"],
-            title="expert iteration (" + ", ".join(Path(ex["run"]).name for ex in runs) + ")",
+            title="expert iteration"
+            + (f" ({Path(runs[0]['run']).name})" if len(runs) == 1 else ": raw networks"),
         )
         right.legend(fontsize=6)
     else:
