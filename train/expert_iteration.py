@@ -174,9 +174,7 @@ def _expert(name: str, policy: Policy, search_kw: dict) -> Callable[..., _Label]
             return _Label(result.visits / result.visits.sum(), result.value, result.best())
 
         return searched
-    # the plain search without its clock: labels depend on the seeds, not the machine's load
-    kwargs = {"simulations": search_kw["simulations"], "seconds": 1e9} if name == "search" else {}
-    teacher = make_agent(name, **kwargs)
+    teacher = make_teacher(name, search_kw["simulations"])
     one_hot = np.eye(N_ACTIONS, dtype=np.float32)
 
     def chosen(state: State, rng: np.random.Generator) -> _Label:
@@ -361,6 +359,11 @@ def _network_spec(net: dict[str, Any]) -> NetworkSpec:
     )
 
 
+def iteration_folder(run_dir: Path, iteration: int) -> Path:
+    """The checkpoint folder of one iteration of a run."""
+    return run_dir / "iterations" / f"iter_{iteration:04d}"
+
+
 def _write_json(path: Path, data: Any) -> None:
     """Write atomically: a crash mid-write leaves the previous file."""
     tmp = path.with_suffix(".tmp")
@@ -452,7 +455,7 @@ def main(argv: list[str] | None = None) -> Path:
                 )
                 start = SELF_PLAY_SEEDS + SEEDS_PER_ITERATION * iteration
                 seeds = list(range(start, start + n_games))
-                previous = str(run_dir / "iterations" / f"iter_{iteration - 1:04d}")
+                previous = str(iteration_folder(run_dir, iteration - 1))
                 jobs = [
                     (
                         previous,
@@ -499,7 +502,7 @@ def main(argv: list[str] | None = None) -> Path:
                 replay = trim(replay, tr["replay_samples"])
 
             # 6. Checkpoint of this iteration, its evaluation, best/ by the raw network.
-            folder = run_dir / "iterations" / f"iter_{iteration:04d}"
+            folder = iteration_folder(run_dir, iteration)
             meta = {"config": conf, "iteration": iteration, "trainer": "expert_iteration"}
             save_checkpoint(network, folder, spec, meta)
             results = evaluate_iteration(pool, folder, conf, workers)

@@ -309,14 +309,14 @@ def exit_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
     evaluation = {}
     for tag, values in sorted(series.items()):
         match = EXIT_TAG.match(tag)
-        values = [(i, v) for i, v in values if 0 <= i <= last]
         agent = match["agent"] if match else "self_play"
         if not match:
             values = [(i, v) for i, v in values if i > 0]  # iteration 0: the teacher's games
+        eval_games = conf.get("eval", {}).get(f"{agent}_games")
         points = []
         for i, v in values:
             if match:
-                n = conf.get("eval", {}).get(f"{agent}_games")
+                n = eval_games
             else:
                 n = games(i) if per_iteration else None
             points.append({**_point(played[i], round(v * n) if n else None, n, v), "iteration": i})

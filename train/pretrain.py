@@ -39,10 +39,14 @@ def make_env(env_kwargs: dict, advice: str = "none"):
     return env if advice == "none" else AdviceWrapper(env, advice)
 
 
-def make_teacher(name: str):
+def make_teacher(name: str, simulations: int | None = None):
     """The teacher agent; the search agent without its per-decision clock, so that its labels
-    depend on the seeds only, not on how busy the machine is."""
-    return make_agent(name, seconds=1e9) if name == "search" else make_agent(name)
+    depend on the seeds only, not on how busy the machine is (``simulations``: its rollout
+    budget, else the agent's default)."""
+    if name != "search":
+        return make_agent(name)
+    budget = {} if simulations is None else {"simulations": simulations}
+    return make_agent(name, seconds=1e9, **budget)
 
 
 def _play(job: tuple[dict, str, str, int, int, float]) -> tuple[np.ndarray, ...]:

@@ -30,6 +30,7 @@ from inselflucht_env.learned.checkpoint import (
     save_checkpoint,
 )
 from train.compare import compare, format_comparison
+from train.expert_iteration import iteration_folder
 from train.seeds import SELECTION_SEEDS
 
 CANDIDATES = ("final", "best", "pretrained")  # checkpoint folders a train.train run writes
@@ -44,7 +45,7 @@ def _candidates(run: Path) -> dict[str, Path]:
         last = json.loads(progress.read_text())["iteration"]
         folders = {
             "best": run / "best",
-            f"iter_{last:04d}": run / "iterations" / f"iter_{last:04d}",
+            f"iter_{last:04d}": iteration_folder(run, last),
         }
     else:
         folders = {label: run / label for label in CANDIDATES}
