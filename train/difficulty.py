@@ -3,14 +3,19 @@
     python -m train.difficulty                      # the full grid, writes docs/difficulty.*
     python -m train.difficulty --heuristic-games 200 --search-games 0 --out /tmp/d.md
     python -m train.difficulty --from-json docs/difficulty.json   # redraw only
+    python -m train.difficulty --from-json docs/difficulty.json \
+        --network checkpoints/exit_2p_normal      # add a learned network's grid
     python -m train.difficulty --backend ray --address auto      # on a Ray cluster
 
 Plays every cell of players 1-4 x meter ``leicht | normal | schwer`` (R7.3) x {plain,
 Taucher (R7.1), Kurzes Spiel (R7.2)} with the heuristic (an expert team), the novice (the
 heuristic with a random slip at 20% of its decisions: a beginner team) and the search
 agent (a stronger, slower team: fewer games, ``--search-variants`` to play only some
-cells), on the same seeds for all (cell seeds ``--seed + i``; the search plays the first
-``--search-games`` of the heuristic's seeds, so the two are paired), and writes
+cells), and any trained network (``--network CHECKPOINT``, repeatable: its raw policy,
+fast enough for ``--network-games`` 1,000 per cell), on the same seeds for all (cell seeds
+``--seed + i``; the search plays the first ``--search-games`` of the heuristic's seeds, so
+the two are paired). The headline and the plot's top row show, per cell, the strongest
+measured team (``strongest``), and it writes
 
 * ``docs/difficulty.json``: every cell's summary (``train.evaluate.summarize``) and its
   outcomes by seed (``W`` a win, ``1``-``6`` the loss cause L1-L6);
@@ -30,9 +35,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from inselflucht_env.agents import NOVICE_EPSILON
+from inselflucht_env.agents import AGENT_NAMES, NOVICE_EPSILON, make_agent
 from inselflucht_env.cli import run
 from inselflucht_env.config import GameConfig
+from inselflucht_env.errors import InputError
 from inselflucht_env.evaluate import (
     BACKENDS,
     LOSS_CAUSES,
@@ -46,6 +52,8 @@ PLAYERS = (1, 2, 3, 4)
 METERS = ("leicht", "normal", "schwer")
 VARIANTS = {"plain": (False, False), "Taucher": (True, False), "Kurzes Spiel": (False, True)}
 HEADLINE = (2, "normal", "plain")
+NOT_STRONG = ("novice", "random")  # beginner and random teams never count as "strong"
+STRONGEST = "strongest measured team"
 
 
 def encode_outcomes(outcomes: list[str]) -> str:
@@ -61,6 +69,33 @@ def decode_outcomes(text: str | list[str]) -> list[str]:
 
 def cell_key(players: int, meter: str, variant: str) -> str:
     return f"{players}p/{meter}/{variant}"
+
+
+def strongest(grids: dict[str, dict[str, Any]], key: str) -> tuple[str, dict[str, Any]] | None:
+    """The strongest measured team in one cell: the agent with the highest lower end of the
+    95% Wilson interval (more games breaking ties), so that 8 lucky games do not outrank a
+    thousand; the novice and random teams are left out. ``None`` if no such agent played it.
+    """
+    played = [
+        (agent, grid[key])
+        for agent, grid in grids.items()
+        if agent not in NOT_STRONG and key in grid
+    ]
+    if not played:
+        return None
+    return max(played, key=lambda t: (t[1]["ci_low"], t[1]["episodes"]))
+
+
+def strongest_grid(grids: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every played cell's strongest team, as a grid whose cells also name their ``agent``."""
+    keys = {key for grid in grids.values() for key in grid}
+    out: dict[str, dict[str, Any]] = {}
+    for players, meter, variant in ((p, m, v) for v in VARIANTS for m in METERS for p in PLAYERS):
+        key = cell_key(players, meter, variant)
+        best = strongest(grids, key) if key in keys else None
+        if best:
+            out[key] = {**best[1], "agent": best[0]}
+    return out
 
 
 def run_grid(
@@ -142,11 +177,12 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def _cell_text(c: dict[str, Any] | None) -> str:
+def _cell_text(c: dict[str, Any] | None, with_agent: bool = False) -> str:
     if not c:
         return "–"
     half = (c["ci_high"] - c["ci_low"]) / 2
-    return f"{_pct(c['win_rate'])} ±{_pct(half)} (n={c['episodes']})"
+    who = f", {c['agent']}" if with_agent else ""
+    return f"{_pct(c['win_rate'])} ±{_pct(half)} (n={c['episodes']}{who})"
 
 
 def paired(h: dict[str, Any], s: dict[str, Any]) -> dict[str, Any]:
@@ -191,10 +227,33 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
             + f", on the same seeds: `{m['source']}`, merged with `--merge-run`."
         )
         lines.append("")
+    for n in meta.get("networks", []):
+        lines.append(
+            f"The {n['agent']} grid ({n['games']} games per cell, "
+            f"{'/'.join(map(str, n.get('players', PLAYERS)))} players; its raw policy: the argmax "
+            f"of its masked policy, no search) comes from `{n['command']}` ({n['date']}, "
+            f"{n['seconds'] / 60:.0f} min on {n['workers']} worker(s))."
+        )
+        lines.append("")
     h = grids.get("heuristic", {})
     s = grids.get("search", {})
+    best = strongest_grid(grids)
     hk = cell_key(*HEADLINE)
     lines += ["## Headline", ""]
+    if hk in best:
+        c = best[hk]
+        lines.append(
+            f"* **How often a strong team wins** (the strongest measured team per cell, "
+            f"see below), 2 players, normal meter, no variant: **{_pct(c['win_rate'])}%** "
+            f"({_pct(c['ci_low'])}–{_pct(c['ci_high'])}%, {c['episodes']} games, by "
+            f"{c['agent']}); at 4 players "
+            + ", ".join(
+                f"{m} {_pct(best[k]['win_rate'])}% ({best[k]['agent']})"
+                for m in METERS
+                if (k := cell_key(4, m, "plain")) in best
+            )
+            + "."
+        )
     if hk in h:
         c = h[hk]
         lines.append(
@@ -261,6 +320,26 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
     lines.append("")
     if plot_name:
         lines += [f"![win rates]({plot_name})", ""]
+    if best:
+        lines += [
+            "## Strongest measured team per cell",
+            "",
+            "The agent with the highest lower end of its 95% interval among those that "
+            "played the cell (not the novice), so a handful of lucky games does not outrank "
+            f"a thousand ({', '.join(sorted({c['agent'] for c in best.values()}))} appear). "
+            "Win rate % ±95% half-width (games, agent):",
+            "",
+            "| players | variant | " + " | ".join(METERS) + " |",
+            "|---|---|" + "---|" * len(METERS),
+        ]
+        for variant in VARIANTS:
+            for players in PLAYERS:
+                cells = [best.get(cell_key(players, m, variant)) for m in METERS]
+                if not any(cells):
+                    continue
+                row = [_cell_text(c, with_agent=True) for c in cells]
+                lines.append(f"| {players} | {variant} | " + " | ".join(row) + " |")
+        lines.append("")
     for agent, grid in grids.items():
         if not grid:
             continue
@@ -335,7 +414,9 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
 
 
 def write_plot(data: dict[str, Any], path: Path) -> None:
-    """One row of panels per agent, one panel per variant, one line per meter."""
+    """The strongest measured team on top, then one row of panels per agent; one panel
+    per variant, one line per meter. Top-row points not played by the heuristic name
+    their agent."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -343,18 +424,19 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
 
     agents = [a for a in ("heuristic", "search", "novice") if data["agents"].get(a)]
     agents += [a for a in data["agents"] if a not in agents and data["agents"][a]]
+    rows = [(STRONGEST, strongest_grid(data["agents"]))] if data["agents"] else []
+    rows += [(a, data["agents"][a]) for a in agents]
     fig, axes = plt.subplots(
-        len(agents),
+        len(rows),
         len(VARIANTS),
-        figsize=(12, 3.4 * len(agents)),
+        figsize=(12, 3.4 * len(rows)),
         sharex=True,
         sharey=True,
         squeeze=False,
     )
     colours = {"leicht": "tab:green", "normal": "tab:blue", "schwer": "tab:red"}
     shift = {"leicht": -0.06, "normal": 0.0, "schwer": 0.06}
-    for row, agent in zip(axes, agents):
-        grid = data["agents"][agent]
+    for row, (agent, grid) in zip(axes, rows):
         ref: dict[str, Any] = {}
         if agent != "heuristic":
             ref = data["agents"].get("heuristic") or {}
@@ -374,6 +456,15 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
                 for players in PLAYERS:
                     c = grid.get(cell_key(players, meter, variant))
                     if c:
+                        if agent == STRONGEST and c["agent"] != "heuristic":
+                            ax.annotate(
+                                Path(c["agent"]).name,
+                                (players + shift[meter], 100 * c["win_rate"]),
+                                xytext=(4, 4 if meter != "schwer" else -10),
+                                textcoords="offset points",
+                                fontsize=6,
+                                color=colours[meter],
+                            )
                         xs.append(players + shift[meter])
                         ys.append(100 * c["win_rate"])
                         lo.append(100 * (c["win_rate"] - c["ci_low"]))
@@ -460,6 +551,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--search-simulations", type=int, default=100)
     p.add_argument("--search-seconds", type=float, default=0.5)
     p.add_argument("--search-probe", type=int, default=6)
+    p.add_argument(
+        "--network",
+        action="append",
+        default=[],
+        metavar="CHECKPOINT",
+        help="a trained network (checkpoint folder or shipped name) that plays every cell "
+        "with its raw policy; repeatable; with --from-json its grid is added to that file",
+    )
+    p.add_argument("--network-games", type=int, default=1000, help="games per cell")
+    p.add_argument(
+        "--network-players",
+        nargs="+",
+        type=int,
+        default=list(PLAYERS),
+        choices=PLAYERS,
+        help="player counts whose cells the networks play",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=None, help="processes (pool backend)")
     p.add_argument(
@@ -494,13 +602,24 @@ def main(argv: list[str] | None = None) -> None:
     run(lambda: _main(args, argv))
 
 
+def check_networks(specs: list[str], games: int) -> None:
+    """Fail before any game is played: each ``--network`` must be a loadable learned agent."""
+    if specs and games <= 0:
+        raise InputError(f"--network-games {games}: must be >= 1 when --network is given")
+    for spec in specs:
+        if spec in AGENT_NAMES:
+            raise InputError(
+                f"--network {spec!r}: a built-in agent, not a network (use --{spec}-games)"
+            )
+        make_agent(spec)  # a missing, foreign or stale checkpoint fails here
+
+
 def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
-    if args.from_json:
-        data = json.loads(Path(args.from_json).read_text())
-        for grid in data["agents"].values():
-            for cell in grid.values():
-                cell["outcomes"] = encode_outcomes(decode_outcomes(cell["outcomes"]))
-    else:
+    check_networks(args.network, args.network_games)
+    command = "python -m train.difficulty " + " ".join(argv or sys.argv[1:])
+    cells = [(p, m, v) for v in VARIANTS for m in METERS for p in PLAYERS]
+    workers = 1
+    if not args.from_json or args.network:
         check_backend_args(args.backend, args.address, args.workers)
         if args.backend == "ray":
             from inselflucht_env.evaluate_ray import connect
@@ -508,8 +627,13 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
             workers = connect(args.address)  # the cluster's CPUs; a bad address fails here
         else:
             workers = args.workers or os.cpu_count() or 1
-        grid_kw = {"backend": args.backend, "address": args.address}
-        cells = [(p, m, v) for v in VARIANTS for m in METERS for p in PLAYERS]
+    grid_kw = {"backend": args.backend, "address": args.address}
+    if args.from_json:
+        data = json.loads(Path(args.from_json).read_text())
+        for grid in data["agents"].values():
+            for cell in grid.values():
+                cell["outcomes"] = encode_outcomes(decode_outcomes(cell["outcomes"]))
+    else:
         search_kw = {
             "simulations": args.search_simulations,
             "seconds": args.search_seconds,
@@ -521,7 +645,7 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
                 "seed": args.seed,
                 "workers": workers,
                 "date": time.strftime("%Y-%m-%d"),
-                "command": "python -m train.difficulty " + " ".join(argv or sys.argv[1:]),
+                "command": command,
                 "agent_kwargs": {
                     "heuristic": {},
                     "novice": {"epsilon": NOVICE_EPSILON},
@@ -559,11 +683,30 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
                 **grid_kw,
             )
         data["meta"]["seconds"] = time.time() - t0
-        Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json_out).write_text(json.dumps(data, indent=1))
+    for spec in args.network:
+        t0 = time.time()
+        network_cells = [c for c in cells if c[0] in args.network_players]
+        data["agents"][spec] = run_grid(
+            spec, args.network_games, data["meta"]["seed"], workers, {}, network_cells, **grid_kw
+        )
+        data["meta"]["agent_kwargs"][spec] = {}
+        runs = [n for n in data["meta"].get("networks", []) if n["agent"] != spec]
+        runs.append(
+            {
+                "agent": spec,
+                "games": args.network_games,
+                "players": sorted(args.network_players),
+                "command": command,
+                "date": time.strftime("%Y-%m-%d"),
+                "seconds": time.time() - t0,
+                "workers": workers,
+            }
+        )
+        data["meta"]["networks"] = runs
     for path in args.merge_run:
         merge_run(data, json.loads(Path(path).read_text()), path)
-    if args.merge_run and args.json_out:
+    if args.json_out and (not args.from_json or args.network or args.merge_run):
+        Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json_out).write_text(json.dumps(data, indent=1))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

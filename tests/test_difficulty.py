@@ -1,0 +1,75 @@
+"""The difficulty report's strongest team per cell, and learned networks playing its grid."""
+
+import json
+
+import pytest
+
+from inselflucht_env.stats import wilson
+from train import difficulty as D
+
+
+def cell(wins: int, games: int) -> dict:
+    lo, hi = wilson(wins, games)
+    return {"win_rate": wins / games, "ci_low": lo, "ci_high": hi, "episodes": games}
+
+
+def test_strongest_team_is_ranked_by_the_lower_end_of_its_interval():
+    key = D.cell_key(*D.HEADLINE)
+    grids = {"heuristic": {key: cell(944, 1000)}, "search": {key: cell(8, 8)}}
+    assert D.strongest(grids, key)[0] == "heuristic"  # 8 of 8 is no proof
+    grids["search"][key] = cell(488, 500)
+    assert D.strongest(grids, key)[0] == "search"
+
+
+def test_strongest_team_never_is_the_novice_and_needs_a_played_cell():
+    key = D.cell_key(4, "normal", "plain")
+    grids = {"novice": {key: cell(990, 1000)}, "heuristic": {key: cell(477, 1000)}}
+    assert D.strongest(grids, key)[0] == "heuristic"
+    assert D.strongest(grids, D.cell_key(3, "normal", "plain")) is None
+    best = D.strongest_grid(grids)
+    assert list(best) == [key] and best[key]["agent"] == "heuristic"
+
+
+@pytest.fixture
+def base_grid(tmp_path):
+    js = tmp_path / "d.json"
+    D.main(
+        [
+            *("--heuristic-games", "1", "--novice-games", "0", "--search-games", "0"),
+            *("--workers", "1", "--out", str(tmp_path / "d.md"), "--plot", ""),
+            *("--json-out", str(js)),
+        ]
+    )
+    return js
+
+
+def test_a_network_plays_every_cell_and_is_added_to_an_existing_grid(tmp_path, base_grid):
+    md, png = tmp_path / "n.md", tmp_path / "n.png"
+    D.main(
+        [
+            *("--from-json", str(base_grid), "--network", "exit_2p_normal"),
+            *("--network-games", "1", "--workers", "1"),
+            *("--out", str(md), "--plot", str(png), "--json-out", str(base_grid)),
+        ]
+    )
+    data = json.loads(base_grid.read_text())
+    grid = data["agents"]["exit_2p_normal"]
+    assert len(grid) == 36 and all(c["episodes"] == 1 for c in grid.values())
+    assert [n["agent"] for n in data["meta"]["networks"]] == ["exit_2p_normal"]
+    text = md.read_text()
+    assert "## Strongest measured team per cell" in text and "How often a strong team wins" in text
+    assert "The exit_2p_normal grid (1 games per cell, 1/2/3/4 players" in text
+    assert png.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [("heuristic", "a built-in agent"), ("/no/such/checkpoint", "/no/such/checkpoint")],
+)
+def test_a_bad_network_is_refused_before_any_game(tmp_path, capsys, spec, message):
+    js = tmp_path / "d.json"
+    with pytest.raises(SystemExit) as err:
+        D.main(["--network", spec, "--json-out", str(js), "--out", str(tmp_path / "d.md")])
+    assert err.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not js.exists()
