@@ -185,6 +185,21 @@ def _cell_text(c: dict[str, Any] | None, with_agent: bool = False) -> str:
     return f"{_pct(c['win_rate'])} ±{_pct(half)} (n={c['episodes']}{who})"
 
 
+def _grid_table(grid: dict[str, Any], with_agent: bool = False) -> list[str]:
+    """A grid as a markdown table: one row per players x variant played, meters across."""
+    lines = [
+        "| players | variant | " + " | ".join(METERS) + " |",
+        "|---|---|" + "---|" * len(METERS),
+    ]
+    for variant in VARIANTS:
+        for players in PLAYERS:
+            cells = [grid.get(cell_key(players, m, variant)) for m in METERS]
+            if any(cells):
+                row = [_cell_text(c, with_agent) for c in cells]
+                lines.append(f"| {players} | {variant} | " + " | ".join(row) + " |")
+    return lines
+
+
 def paired(h: dict[str, Any], s: dict[str, Any]) -> dict[str, Any]:
     """McNemar on the seeds both agents played (the search's seeds are the first ones)."""
     ho, so = decode_outcomes(h["outcomes"]), decode_outcomes(s["outcomes"])
@@ -329,17 +344,9 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
             f"a thousand ({', '.join(sorted({c['agent'] for c in best.values()}))} appear). "
             "Win rate % ±95% half-width (games, agent):",
             "",
-            "| players | variant | " + " | ".join(METERS) + " |",
-            "|---|---|" + "---|" * len(METERS),
+            *_grid_table(best, with_agent=True),
+            "",
         ]
-        for variant in VARIANTS:
-            for players in PLAYERS:
-                cells = [best.get(cell_key(players, m, variant)) for m in METERS]
-                if not any(cells):
-                    continue
-                row = [_cell_text(c, with_agent=True) for c in cells]
-                lines.append(f"| {players} | {variant} | " + " | ".join(row) + " |")
-        lines.append("")
     for agent, grid in grids.items():
         if not grid:
             continue
@@ -349,15 +356,8 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
             "",
             "Win rate % ±95% half-width (games):",
             "",
-            "| players | variant | " + " | ".join(METERS) + " |",
-            "|---|---|" + "---|" * len(METERS),
+            *_grid_table(grid),
         ]
-        for variant in VARIANTS:
-            for players in PLAYERS:
-                row = [_cell_text(grid.get(cell_key(players, m, variant))) for m in METERS]
-                if all(r == "–" for r in row):
-                    continue
-                lines.append(f"| {players} | {variant} | " + " | ".join(row) + " |")
         lines += [
             "",
             "Loss causes (games), mean turns, treasures lifted, agent time:",
@@ -509,6 +509,17 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def _players_option(p: argparse.ArgumentParser, flag: str, who: str) -> None:
+    p.add_argument(
+        flag,
+        nargs="+",
+        type=int,
+        default=list(PLAYERS),
+        choices=PLAYERS,
+        help=f"player counts whose cells {who}",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m train.difficulty", description=__doc__.split("\n")[0]
@@ -534,14 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=list(VARIANTS),
         help="variants whose cells the search agent plays",
     )
-    p.add_argument(
-        "--search-players",
-        nargs="+",
-        type=int,
-        default=list(PLAYERS),
-        choices=PLAYERS,
-        help="player counts whose cells the search agent plays",
-    )
+    _players_option(p, "--search-players", "the search agent plays")
     p.add_argument(
         "--search-headline-games",
         type=int,
@@ -560,14 +564,7 @@ def build_parser() -> argparse.ArgumentParser:
         "with its raw policy; repeatable; with --from-json its grid is added to that file",
     )
     p.add_argument("--network-games", type=int, default=1000, help="games per cell")
-    p.add_argument(
-        "--network-players",
-        nargs="+",
-        type=int,
-        default=list(PLAYERS),
-        choices=PLAYERS,
-        help="player counts whose cells the networks play",
-    )
+    _players_option(p, "--network-players", "the networks play")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=None, help="processes (pool backend)")
     p.add_argument(
