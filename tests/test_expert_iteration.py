@@ -41,6 +41,18 @@ def test_exit_configs_validate_and_fit_the_size_limit():
         ("self_play: {games: 1.5}", "self_play.games=1.5 must be a whole number"),
         ("env: {players: 5}", "env.players=5"),
         ("warm_start: {teacher: oracle}", "warm_start.teacher"),
+        ("schedule: {changes: [{from: 0, set: {train.steps: 2}}]}", "'from'=0 must be"),
+        ("schedule: {changes: [{from: 2}]}", "each change must be"),
+        ("schedule: {changes: [{from: 2, set: {env.players: 4}}]}", "'env.players' cannot be"),
+        ("schedule: {changes: [{from: 2, set: {train.seed: 4}}]}", "'train.seed' cannot be"),
+        (
+            "schedule: {changes: [{from: 3, set: {train.steps: 2}}, {from: 2, set: {steps: 3}}]}",
+            "greater than 3",
+        ),
+        (
+            "schedule: {changes: [{from: 2, set: {train.learning_rate: -1}}]}",
+            r"schedule change 0 \(from iteration 2\): train.learning_rate=-1",
+        ),
     ],
 )
 def test_bad_config_is_a_config_error(tmp_path, text, message):
@@ -60,6 +72,23 @@ def test_bad_override_is_a_config_error():
         "iterations": 3,
         "learning_rate": 1e-4,
     }
+
+
+def test_a_schedule_changes_keys_from_its_iteration_on():
+    conf = exit_config.validate(
+        {
+            "schedule": {
+                "changes": [
+                    {"from": 2, "set": {"train.learning_rate": 3e-4, "train.steps": 1e3}},
+                    {"from": 5, "set": {"train.learning_rate": 1e-4}},
+                ]
+            }
+        }
+    )
+    rates = [exit_config.at_iteration(conf, i)["train"]["learning_rate"] for i in range(7)]
+    assert rates == [1e-3, 1e-3, 3e-4, 3e-4, 3e-4, 1e-4, 1e-4]
+    assert exit_config.at_iteration(conf, 6)["train"]["steps"] == 1000  # a whole 1e3 is an int
+    assert conf["train"]["learning_rate"] == 1e-3  # the config itself stays as written
 
 
 def _weights(folder: Path) -> dict[str, np.ndarray]:
@@ -102,6 +131,29 @@ def test_smoke_run_then_resume_continues_exactly(tmp_path):
     )
     a, b = _weights(run / "iterations/iter_0002"), _weights(straight / "iterations/iter_0002")
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_a_schedule_reproduces_a_resume_with_the_same_overrides(tmp_path):
+    """The recipe "iterations 0-1; resume with 5 steps for 2; resume with a smaller step
+    size for 3" and one run whose config schedules those changes train the same network,
+    bit for bit."""
+    out = f"output.run_dir={tmp_path}"
+    resumed = main(["--config", SMOKE, "--set", out])
+    main(["--resume", str(resumed), *("--set", "iterations=2"), *("--set", "steps=5")])
+    main(["--resume", str(resumed), *("--set", "iterations=3"), *("--set", "learning_rate=3e-4")])
+    changes = "[{from: 2, set: {train.steps: 5}}, {from: 3, set: {train.learning_rate: 3e-4}}]"
+    scheduled = main(
+        [
+            *("--config", SMOKE, "--set", out, "--set", "output.name=scheduled"),
+            *("--set", "train.iterations=3", "--set", f"schedule.changes={changes}"),
+        ]
+    )
+    history = json.loads((scheduled / "progress.json").read_text())["history"]
+    assert [h["iteration"] for h in history] == [0, 1, 2, 3]
+    for i in (1, 2, 3):
+        a = _weights(resumed / f"iterations/iter_000{i}")
+        b = _weights(scheduled / f"iterations/iter_000{i}")
+        assert all(np.array_equal(a[k], b[k]) for k in a), i
 
 
 def test_resume_needs_a_run_folder(tmp_path):

@@ -272,7 +272,8 @@ def test_learning_curves_read_the_expert_iteration_event_files(tmp_path):
 
 def test_expert_iteration_games_count_dagger_rounds_and_logged_games(tmp_path):
     """The x axis adds up the games each iteration really played: ``self_play/games`` where
-    logged, else ``warm_start.dagger_games`` for a DAgger round and ``self_play.games`` after."""
+    logged, else ``warm_start.dagger_games`` for a DAgger round and ``self_play.games`` after,
+    as the schedule sets them for that iteration."""
     from torch.utils.tensorboard import SummaryWriter
 
     from train.learning_curves import exit_curve
@@ -284,6 +285,7 @@ def test_expert_iteration_games_count_dagger_rounds_and_logged_games(tmp_path):
         "self_play": {"games": 100},
         "warm_start": {"dagger_iterations": 2, "dagger_games": 1000},
         "eval": {"network_games": 200},
+        "schedule": {"changes": [{"from": 2, "set": {"warm_start.dagger_games": 500}}]},
     }
     (run / "config.yaml").write_text(yaml.safe_dump(conf))
     writer = SummaryWriter(str(run / "tb"))
@@ -295,8 +297,8 @@ def test_expert_iteration_games_count_dagger_rounds_and_logged_games(tmp_path):
             writer.add_scalar("self_play/games", 50, i)  # logged: wins over the config
     writer.close()
     ex = exit_curve(run, heuristic="0.5")
-    assert [p["x"] for p in ex["evaluation"]["network"]] == [0, 1000, 2000, 2100, 2150]
-    assert [p["episodes"] for p in ex["evaluation"]["self_play"]] == [1000, 1000, 100, 50]
+    assert [p["x"] for p in ex["evaluation"]["network"]] == [0, 1000, 1500, 1600, 1650]
+    assert [p["episodes"] for p in ex["evaluation"]["self_play"]] == [1000, 500, 100, 50]
     assert "games" not in ex["evaluation"]
 
 

@@ -364,7 +364,7 @@ class Schema:
             f"{sorted(self.sections[section])}"
         )
 
-    def _check_value(self, section: str, name: str, value: Any, source: str) -> Any:
+    def check_value(self, section: str, name: str, value: Any, source: str) -> Any:
         """``value`` for ``section.name`` (converted by ``_convert``) or ``ConfigError``."""
         key = self.sections[section][name]
         where = f"{source}: {section}.{name}={value!r}"
@@ -411,7 +411,7 @@ class Schema:
             for name, value in values.items():
                 if name not in self.sections[section]:
                     raise self._unknown(source, section, name)
-                out[section][name] = self._check_value(section, name, value, source)
+                out[section][name] = self.check_value(section, name, value, source)
         return out
 
     def validate(self, raw: Any, source: str = "config") -> Config:
@@ -469,7 +469,7 @@ class Schema:
                 raise ConfigError(
                     f"--set {item}: cannot parse the value of {section}.{name} as YAML: {err}"
                 ) from None
-            value = self._check_value(section, name, value, f"--set {item}")
+            value = self.check_value(section, name, value, f"--set {item}")
             raw.setdefault(section, {})
             if not isinstance(raw[section], dict):
                 raise ConfigError(

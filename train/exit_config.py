@@ -4,11 +4,22 @@ Its own sections, read and checked by ``train.config.Schema`` like the PPO confi
 key is known and typed, an unknown key or a bad value is an error naming it before
 anything runs, and ``--set section.key=value`` overrides parse as YAML (the section may be
 left out where only one section has the key).
+
+``schedule.changes`` changes keys from a given iteration on, as ``--resume RUN --set ...``
+would at that iteration: ``[{from: 6, set: {train.learning_rate: 3e-4}}, ...]``. A run
+that its config's schedule drives reproduces one that was resumed with those overrides,
+so a shipped network's recipe fits in one file (``at_iteration``).
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
 from train.config import (
+    Config,
     ConfigError,
     Key,
     Schema,
@@ -23,7 +34,67 @@ from train.config import (
     seed_range,
 )
 
-__all__ = ["SCHEMA", "ConfigError", "Key", "apply_overrides", "defaults", "load", "validate"]
+__all__ = [
+    "SCHEMA",
+    "SCHEDULABLE",
+    "ConfigError",
+    "Key",
+    "apply_overrides",
+    "at_iteration",
+    "defaults",
+    "load",
+    "validate",
+]
+
+# What a schedule may change: not the game, the network, the seed, the processes or the
+# run's length and folder, which one run keeps from start to end, nor the warm start
+# (iteration 0, before any change).
+FIXED = {
+    "env": "*",
+    "network": "*",
+    "output": "*",
+    "schedule": "*",
+    "warm_start": ("games", "teacher", "epochs"),
+    "self_play": ("workers",),
+    "train": ("iterations", "seed", "torch_threads"),
+}
+_CHANGE = "{from: iteration >= 1, set: {section.key: value, ...}}"
+
+
+def _change_problem(i: int, change: Any, previous: int) -> str | None:
+    """What is wrong with the shape of change ``i`` (its values are checked later)."""
+    if not isinstance(change, dict) or set(change) != {"from", "set"}:
+        return f"has a bad change {i} ({change!r}): each change must be {_CHANGE}"
+    start, values = change["from"], change["set"]
+    if isinstance(start, bool) or not isinstance(start, int) or start <= previous:
+        return (
+            f"has a bad change {i}: 'from'={start!r} must be a whole iteration number "
+            f"greater than {previous} (changes run in order; iteration 0 is the config itself)"
+        )
+    if not isinstance(values, dict) or not values:
+        return f"has a bad change {i}: 'set' must be a non-empty mapping, {_CHANGE}"
+    for path in values:
+        if path not in SCHEDULABLE:
+            return (
+                f"has a bad change {i}: {path!r} cannot be scheduled; schedulable keys: "
+                f"{sorted(SCHEDULABLE)}"
+            )
+    return None
+
+
+def _changes(v: Any) -> str | None:
+    if not isinstance(v, list):
+        return f"must be a list of changes {_CHANGE}"
+    previous = 0
+    for i, change in enumerate(v):
+        problem = _change_problem(i, change, previous)
+        if problem:
+            return problem
+        previous = change["from"]
+    return None
+
+
+setattr(_changes, "allowed", f"a list of changes {_CHANGE} with increasing 'from'")  # noqa: B010
 
 SCHEMA: dict[str, dict[str, Key]] = {
     "env": {
@@ -157,7 +228,22 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "run_dir": Key((str,), "runs", "folder that receives one sub-folder per run"),
         "name": Key((str,), "exit_4p_normal", "run name prefix: a plain folder name", folder_name),
     },
+    "schedule": {
+        "changes": Key(
+            (list,),
+            [],
+            "keys changed from an iteration on, in order: [{from: 6, set: "
+            "{train.learning_rate: 3e-4, train.steps: 5000}}, ...]",
+            _changes,
+        ),
+    },
 }
+SCHEDULABLE = frozenset(
+    f"{section}.{name}"
+    for section, keys in SCHEMA.items()
+    for name in keys
+    if FIXED.get(section) != "*" and name not in FIXED.get(section, ())
+)
 
 
 _SCHEMA = Schema(
@@ -166,6 +252,35 @@ _SCHEMA = Schema(
     set_example="iterations=3 or train.learning_rate=1e-4",
 )
 defaults = _SCHEMA.defaults
-validate = _SCHEMA.validate
 apply_overrides = _SCHEMA.apply_overrides
-load = _SCHEMA.load
+
+
+def _checked_schedule(conf: Config, source: str) -> Config:
+    """``conf`` with every scheduled value checked (and converted) as that key's own."""
+    for i, change in enumerate(conf["schedule"]["changes"]):
+        where = f"{source}: schedule change {i} (from iteration {change['from']})"
+        for path, value in change["set"].items():
+            section, name = path.split(".")
+            change["set"][path] = _SCHEMA.check_value(section, name, value, where)
+    return conf
+
+
+def validate(raw: Any, source: str = "config") -> Config:
+    """A complete config (defaults filled in) or ``ConfigError`` naming the bad key."""
+    return _checked_schedule(_SCHEMA.validate(raw, source), source)
+
+
+def load(path: str | Path, overrides: Sequence[str] = ()) -> Config:
+    """Read, override and validate a YAML config file; errors in the file name it."""
+    return _checked_schedule(_SCHEMA.load(path, overrides), str(path))
+
+
+def at_iteration(conf: Config, iteration: int) -> Config:
+    """The config that ``iteration`` runs with: every change from it or earlier applied."""
+    out = copy.deepcopy(conf)
+    for change in conf["schedule"]["changes"]:
+        if change["from"] <= iteration:
+            for path, value in change["set"].items():
+                section, name = path.split(".")
+                out[section][name] = value
+    return out

@@ -39,6 +39,9 @@ checkpoint, evaluate, save the resumable state.
 
   ``outcome`` 1 for a won game and 0 for a lost one, the same for every seat (the game is
   cooperative). AdamW with ``weight_decay`` and gradient clipping.
+* **Schedule**: ``schedule.changes`` sets keys from a given iteration on (the step size,
+  the steps, the replay window, the rounds, the expert ...), exactly as ``--resume RUN
+  --set ...`` at that iteration would: a shipped network's whole recipe is its config.
 * **Evaluation** after every iteration on fixed seeds: the raw network (argmax of the
   policy, ``checkpoint`` agent) on ``eval.network_games`` games, the guided search on
   ``eval.search_games``, exactly as ``python -m train.evaluate --seed 11000000`` plays them.
@@ -97,6 +100,15 @@ from train.seeds import EXIT_EVAL_SEEDS, SEEDS_PER_ITERATION, SELF_PLAY_SEEDS, W
 SEARCH_STREAM = 0x5E1F_5EA7
 OBS_SCALE = 60  # every observation entry is a multiple of 1/60: stored exactly as uint8
 SAMPLE_FIELDS = ("obs", "mask", "target", "outcome", "root_value")
+SEARCH_KEYS = (  # the search section's keys that the self-play search takes
+    "simulations",
+    "c_puct",
+    "batch",
+    "dirichlet_alpha",
+    "noise_fraction",
+    "heuristic_prior",
+    "rollout_depth",
+)
 
 
 # ----------------------------------------------------------------------- samples, replay
@@ -397,7 +409,7 @@ def main(argv: list[str] | None = None) -> Path:
         run_dir.mkdir(parents=True, exist_ok=False)
         progress = {"iteration": -1, "state": None, "best": None, "history": []}
     (run_dir / "config.yaml").write_text(yaml.safe_dump(conf, sort_keys=False))
-    game, se, sp, ws, tr = (conf[k] for k in ("env", "search", "self_play", "warm_start", "train"))
+    game, tr = conf["env"], conf["train"]  # what a schedule cannot change
     print(f"run folder: {run_dir}", flush=True)
 
     # 2. Network and optimiser: fresh, or the saved state of the last finished iteration.
@@ -415,30 +427,23 @@ def main(argv: list[str] | None = None) -> Path:
     )
     if progress["state"]:
         load_optimizer(optimizer, run_dir / progress["state"] / "network")
-        for group in optimizer.param_groups:  # --set may change them on resume
-            group.update(lr=tr["learning_rate"], weight_decay=tr["weight_decay"])
 
     # 3. Worker processes (spawned: no torch state is forked), TensorBoard.
-    workers = sp["workers"]
+    workers = conf["self_play"]["workers"]
     pool = mp.get_context("spawn").Pool(workers, _init_worker) if workers > 1 else None
     writer = SummaryWriter(str(run_dir / "tb"))
-    search_kw = {
-        k: se[k]
-        for k in (
-            "simulations",
-            "c_puct",
-            "batch",
-            "dirichlet_alpha",
-            "noise_fraction",
-            "heuristic_prior",
-            "rollout_depth",
-        )
-    }
     try:
         for iteration in range(progress["iteration"] + 1, tr["iterations"] + 1):
             started = time.perf_counter()
             generator = torch.Generator().manual_seed(tr["seed"] * 1_000_003 + iteration)
             scalars: dict[str, float] = {}
+            # This iteration's keys: the config with its schedule's changes so far (and
+            # --set on resume); the optimiser takes the step size and decay they give.
+            now = exit_config.at_iteration(conf, iteration)
+            se, sp, ws, tr_now = (now[k] for k in ("search", "self_play", "warm_start", "train"))
+            for group in optimizer.param_groups:
+                group.update(lr=tr_now["learning_rate"], weight_decay=tr_now["weight_decay"])
+            search_kw = {k: se[k] for k in SEARCH_KEYS}
 
             # 4. Data: the teacher's games (iteration 0) or self-play of the last network.
             jobs: list[tuple[Any, ...]]
@@ -491,21 +496,21 @@ def main(argv: list[str] | None = None) -> Path:
             # 5. Train on the replay window.
             if replay is not None:
                 steps = (
-                    tr["steps"]
+                    tr_now["steps"]
                     if iteration
-                    else max(1, ws["epochs"] * len(replay["outcome"]) // tr["batch_size"])
+                    else max(1, ws["epochs"] * len(replay["outcome"]) // tr_now["batch_size"])
                 )
                 train_started = time.perf_counter()
-                losses = train_network(network, optimizer, replay, steps, tr, generator)
+                losses = train_network(network, optimizer, replay, steps, tr_now, generator)
                 scalars.update({f"train/{k}": v for k, v in losses.items()})
                 scalars["train/seconds"] = time.perf_counter() - train_started
-                replay = trim(replay, tr["replay_samples"])
+                replay = trim(replay, tr_now["replay_samples"])
 
             # 6. Checkpoint of this iteration, its evaluation, best/ by the raw network.
             folder = iteration_folder(run_dir, iteration)
             meta = {"config": conf, "iteration": iteration, "trainer": "expert_iteration"}
             save_checkpoint(network, folder, spec, meta)
-            results = evaluate_iteration(pool, folder, conf, workers)
+            results = evaluate_iteration(pool, folder, now, workers)
             for key, summary in results.items():
                 scalars[f"eval/{key}_win_rate"] = summary["win_rate"]
                 scalars[f"eval/{key}_ms_per_decision"] = (

@@ -56,6 +56,7 @@ import numpy as np
 import yaml
 
 from inselflucht_env.stats import wilson
+from train import exit_config
 from train.seeds import EVAL_SEEDS as PPO_EVAL_SEEDS  # PPO's periodic evaluation (+ seed)
 
 # The heuristic team's win rate (train.evaluate, 1,000 deals, seeds 0-999), NOTES.md
@@ -261,13 +262,15 @@ def ppo_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
 
 # ----------------------------------------------------------------- expert iteration
 def _games_per_iteration(conf: dict[str, Any], logged: dict[int, float]) -> Any:
-    """Games played in iteration i: as logged, else as the config says (DAgger rounds play
-    ``warm_start.dagger_games``, later iterations ``self_play.games``)."""
-    ws, sp = conf.get("warm_start", {}), conf.get("self_play", {})
+    """Games played in iteration i: as logged, else as the config says for it (DAgger
+    rounds play ``warm_start.dagger_games``, later iterations ``self_play.games``; a
+    ``schedule`` may change either from some iteration on)."""
 
     def games(i: int) -> int | None:
         if i in logged:
             return int(logged[i])
+        now = exit_config.at_iteration(conf, i) if "schedule" in conf else conf
+        ws, sp = now.get("warm_start", {}), now.get("self_play", {})
         if i <= ws.get("dagger_iterations", 0):
             return ws.get("dagger_games")
         return sp.get("games")
