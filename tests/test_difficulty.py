@@ -73,3 +73,43 @@ def test_a_bad_network_is_refused_before_any_game(tmp_path, capsys, spec, messag
     assert err.value.code == 2
     assert message in capsys.readouterr().err
     assert not js.exists()
+
+
+def test_a_search_over_a_network_is_not_a_grid_network(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        D.main(["--network", "netsearch:exit_2p_normal", "--out", str(tmp_path / "d.md")])
+    assert "not a network checkpoint" in capsys.readouterr().err
+
+
+def test_a_bad_merge_run_is_refused_before_any_game(tmp_path, capsys):
+    """A grid costs hours: a --merge-run that cannot be merged fails before it is played."""
+    foreign = tmp_path / "run.json"
+    foreign.write_text(
+        json.dumps(
+            {"agent": "search", "players": 2, "meter": "normal", "taucher": False}
+            | {"short_game": False, "seed": 500, "episodes": 1, "per_episode": []}
+        )
+    )
+    js = tmp_path / "d.json"
+    for path, message in ((foreign, "seeds start at 500"), (tmp_path / "none.json", "none.json")):
+        with pytest.raises(SystemExit) as err:
+            D.main(["--merge-run", str(path), "--json-out", str(js), "--out", str(tmp_path / "m")])
+        assert err.value.code == 2 and message in capsys.readouterr().err
+    assert not js.exists()
+
+
+def test_a_network_added_from_json_goes_back_into_that_file(tmp_path, base_grid):
+    copy = tmp_path / "copy.json"
+    copy.write_text(base_grid.read_text())
+    before = base_grid.read_text()
+    D.main(
+        [
+            *("--from-json", str(copy), "--network", "exit_2p_normal", "--network-games", "1"),
+            *("--network-players", "1", "--workers", "1", "--out", str(tmp_path / "c.md")),
+            *("--plot", ""),
+        ]
+    )
+    assert list(json.loads(copy.read_text())["agents"]["exit_2p_normal"]) == [
+        f"1p/{m}/{v}" for v in D.VARIANTS for m in D.METERS
+    ]
+    assert base_grid.read_text() == before

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from safetensors.numpy import load_file
 
 from inselflucht_env.agents import make_agent
@@ -91,6 +92,22 @@ def test_a_schedule_changes_keys_from_its_iteration_on():
     assert conf["train"]["learning_rate"] == 1e-3  # the config itself stays as written
 
 
+def test_a_set_on_resume_becomes_a_change_from_the_next_iteration():
+    stored = exit_config.load(CONFIGS / "exit_2p_normal.yaml")
+    conf = exit_config.resumed(stored, ["learning_rate=5e-5", "iterations=30"], 19, "run")
+    assert conf["train"]["iterations"] == 30  # not schedulable: the stored key changes
+    assert conf["schedule"]["changes"][-1] == {"from": 19, "set": {"train.learning_rate": 5e-5}}
+    rates = [exit_config.at_iteration(conf, i)["train"]["learning_rate"] for i in (11, 12, 19)]
+    assert rates == [3e-4, 1e-4, 5e-5]  # it wins over the earlier change of that key
+
+    conf = exit_config.resumed(stored, ["train.steps=7"], 6, "run")  # joins the change at 6
+    assert [c["from"] for c in conf["schedule"]["changes"]] == [4, 6, 12]
+    later = exit_config.at_iteration(conf, 12)["train"]
+    assert (later["steps"], later["learning_rate"]) == (7, 1e-4)  # the change at 12 still applies
+    with pytest.raises(exit_config.ConfigError, match="rewrite the run's past"):
+        exit_config.resumed(stored, ["schedule.changes=[]"], 3, "run")
+
+
 def _weights(folder: Path) -> dict[str, np.ndarray]:
     return load_file(str(folder / "weights.safetensors"))
 
@@ -148,6 +165,11 @@ def test_a_schedule_reproduces_a_resume_with_the_same_overrides(tmp_path):
             *("--set", "train.iterations=3", "--set", f"schedule.changes={changes}"),
         ]
     )
+    recorded = yaml.safe_load((resumed / "config.yaml").read_text())["schedule"]["changes"]
+    assert recorded == [
+        {"from": 2, "set": {"train.steps": 5}},
+        {"from": 3, "set": {"train.learning_rate": 3e-4}},
+    ]  # the resumed run's config holds its recipe
     history = json.loads((scheduled / "progress.json").read_text())["history"]
     assert [h["iteration"] for h in history] == [0, 1, 2, 3]
     for i in (1, 2, 3):

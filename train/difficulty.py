@@ -54,6 +54,7 @@ VARIANTS = {"plain": (False, False), "Taucher": (True, False), "Kurzes Spiel": (
 HEADLINE = (2, "normal", "plain")
 NOT_STRONG = ("novice", "random")  # beginner and random teams never count as "strong"
 STRONGEST = "strongest measured team"
+DEFAULT_JSON = "docs/difficulty.json"
 
 
 def encode_outcomes(outcomes: list[str]) -> str:
@@ -134,20 +135,42 @@ def run_grid(
     return out
 
 
+def _run_variant(run: dict[str, Any], seed: int, source: str) -> str:
+    """The variant of a harness run that can be merged into a grid of ``seed``, or
+    ``InputError`` saying why it cannot."""
+    by_flags: dict[tuple[Any, Any], str] = {flags: name for name, flags in VARIANTS.items()}
+    variant = by_flags.get((run.get("taucher"), run.get("short_game")))
+    if variant is None or run.get("meter") not in METERS or "per_episode" not in run:
+        raise InputError(
+            f"--merge-run {source}: not a grid cell with per-episode details "
+            "(python -m train.evaluate --json --details)"
+        )
+    if run.get("seed") != seed:
+        raise InputError(
+            f"--merge-run {source}: seeds start at {run.get('seed')}, the grid's at "
+            f"{seed}; the cells would not be paired"
+        )
+    return variant
+
+
+def read_merge_runs(paths: list[str], seed: int) -> list[tuple[str, dict[str, Any]]]:
+    """Every ``--merge-run`` file read and checked before any game is played."""
+    runs = []
+    for path in paths:
+        try:
+            run = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as err:
+            raise InputError(f"--merge-run {path}: not JSON ({err})") from None
+        if not isinstance(run, dict):
+            raise InputError(f"--merge-run {path}: not a train.evaluate --json output")
+        _run_variant(run, seed, path)
+        runs.append((path, run))
+    return runs
+
+
 def merge_run(data: dict[str, Any], run: dict[str, Any], source: str) -> str:
     """Put a harness run (``evaluate --json --details``) into the grid as its cell."""
-    variant = {
-        (False, False): "plain",
-        (True, False): "Taucher",
-        (False, True): "Kurzes Spiel",
-    }.get((run["taucher"], run["short_game"]))
-    if variant is None or run["meter"] not in METERS or "per_episode" not in run:
-        raise ValueError(f"{source}: not a grid cell with per-episode details")
-    if run.get("seed") != data["meta"]["seed"]:
-        raise ValueError(
-            f"{source}: seeds start at {run.get('seed')}, the grid's at "
-            f"{data['meta']['seed']}; the cells would not be paired"
-        )
+    variant = _run_variant(run, data["meta"]["seed"], source)
     agent = run["agent"]
     cell = {k: v for k, v in run.items() if k != "per_episode"}
     cell["outcomes"] = encode_outcomes(
@@ -257,17 +280,16 @@ def write_markdown(data: dict[str, Any], path: Path, plot_name: str | None) -> N
     lines += ["## Headline", ""]
     if hk in best:
         c = best[hk]
+        four = [
+            f"{m} {_pct(best[k]['win_rate'])}% ({best[k]['agent']})"
+            for m in METERS
+            if (k := cell_key(4, m, "plain")) in best
+        ]
         lines.append(
             f"* **How often a strong team wins** (the strongest measured team per cell, "
             f"see below), 2 players, normal meter, no variant: **{_pct(c['win_rate'])}%** "
             f"({_pct(c['ci_low'])}–{_pct(c['ci_high'])}%, {c['episodes']} games, by "
-            f"{c['agent']}); at 4 players "
-            + ", ".join(
-                f"{m} {_pct(best[k]['win_rate'])}% ({best[k]['agent']})"
-                for m in METERS
-                if (k := cell_key(4, m, "plain")) in best
-            )
-            + "."
+            f"{c['agent']})" + (f"; at 4 players {', '.join(four)}." if four else ".")
         )
     if hk in h:
         c = h[hk]
@@ -581,7 +603,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--out", default="docs/difficulty.md")
     p.add_argument("--plot", default="docs/difficulty.png")
-    p.add_argument("--json-out", default="docs/difficulty.json")
+    p.add_argument(
+        "--json-out",
+        default=None,
+        help=f"the grid's data (default: the --from-json file, else {DEFAULT_JSON}; '' for none)",
+    )
     p.add_argument("--from-json", default=None, help="only redraw the report from this file")
     p.add_argument(
         "--merge-run",
@@ -600,19 +626,38 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def check_networks(specs: list[str], games: int) -> None:
-    """Fail before any game is played: each ``--network`` must be a loadable learned agent."""
+    """Fail before any game is played: each ``--network`` must be a loadable checkpoint,
+    played by its raw policy (a search over it is ``train.evaluate``'s, ``--merge-run``)."""
+    from inselflucht_env.learned.agents import CheckpointAgent
+
     if specs and games <= 0:
         raise InputError(f"--network-games {games}: must be >= 1 when --network is given")
     for spec in specs:
         if spec in AGENT_NAMES:
             raise InputError(
-                f"--network {spec!r}: a built-in agent, not a network (use --{spec}-games)"
+                f"--network {spec!r}: a built-in agent, not a network checkpoint (the grid "
+                "plays the heuristic, the novice and the search itself)"
             )
-        make_agent(spec)  # a missing, foreign or stale checkpoint fails here
+        if not isinstance(make_agent(spec), CheckpointAgent):  # a bad checkpoint fails here
+            raise InputError(
+                f"--network {spec!r}: not a network checkpoint; the grid plays a network's "
+                "raw policy (evaluate a search with train.evaluate, add it with --merge-run)"
+            )
+
+
+def _write_json(path: Path, data: Any) -> None:
+    """Write atomically: a crash mid-write leaves the previous file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    os.replace(tmp, path)
 
 
 def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
     check_networks(args.network, args.network_games)
+    base = json.loads(Path(args.from_json).read_text()) if args.from_json else None
+    merges = read_merge_runs(args.merge_run, base["meta"]["seed"] if base else args.seed)
+    json_out = args.json_out if args.json_out is not None else args.from_json or DEFAULT_JSON
     command = "python -m train.difficulty " + " ".join(argv or sys.argv[1:])
     cells = [(p, m, v) for v in VARIANTS for m in METERS for p in PLAYERS]
     workers = 1
@@ -625,8 +670,8 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
         else:
             workers = args.workers or os.cpu_count() or 1
     grid_kw = {"backend": args.backend, "address": args.address}
-    if args.from_json:
-        data = json.loads(Path(args.from_json).read_text())
+    if base is not None:
+        data = base
         for grid in data["agents"].values():
             for cell in grid.values():
                 cell["outcomes"] = encode_outcomes(decode_outcomes(cell["outcomes"]))
@@ -680,6 +725,8 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
                 **grid_kw,
             )
         data["meta"]["seconds"] = time.time() - t0
+        if json_out:  # kept before the networks and merges play or fail
+            _write_json(Path(json_out), data)
     for spec in args.network:
         t0 = time.time()
         network_cells = [c for c in cells if c[0] in args.network_players]
@@ -700,11 +747,12 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
             }
         )
         data["meta"]["networks"] = runs
-    for path in args.merge_run:
-        merge_run(data, json.loads(Path(path).read_text()), path)
-    if args.json_out and (not args.from_json or args.network or args.merge_run):
-        Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json_out).write_text(json.dumps(data, indent=1))
+        if json_out:
+            _write_json(Path(json_out), data)
+    for path, evaluation in merges:
+        merge_run(data, evaluation, path)
+    if json_out and merges:
+        _write_json(Path(json_out), data)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     plot = Path(args.plot) if args.plot else None

@@ -5,10 +5,11 @@ key is known and typed, an unknown key or a bad value is an error naming it befo
 anything runs, and ``--set section.key=value`` overrides parse as YAML (the section may be
 left out where only one section has the key).
 
-``schedule.changes`` changes keys from a given iteration on, as ``--resume RUN --set ...``
-would at that iteration: ``[{from: 6, set: {train.learning_rate: 3e-4}}, ...]``. A run
-that its config's schedule drives reproduces one that was resumed with those overrides,
-so a shipped network's recipe fits in one file (``at_iteration``).
+``schedule.changes`` changes keys from a given iteration on: ``[{from: 6, set:
+{train.learning_rate: 3e-4}}, ...]`` (``at_iteration``). ``--resume RUN --set key=value``
+of such a key records a change from the next iteration on in the run's ``config.yaml``
+(``resumed``), so a run's config always holds its whole recipe, and a config with that
+schedule reproduces the resumed run.
 """
 
 from __future__ import annotations
@@ -43,18 +44,19 @@ __all__ = [
     "at_iteration",
     "defaults",
     "load",
+    "resumed",
     "validate",
 ]
 
 # What a schedule may change: not the game, the network, the seed, the processes or the
-# run's length and folder, which one run keeps from start to end, nor the warm start
-# (iteration 0, before any change).
+# run's length and folder, which one run keeps from start to end, nor the warm start's own
+# keys (iteration 0, before any change).
 FIXED = {
     "env": "*",
     "network": "*",
     "output": "*",
     "schedule": "*",
-    "warm_start": ("games", "teacher", "epochs"),
+    "warm_start": ("games", "epochs"),
     "self_play": ("workers",),
     "train": ("iterations", "seed", "torch_threads"),
 }
@@ -257,6 +259,7 @@ apply_overrides = _SCHEMA.apply_overrides
 
 def _checked_schedule(conf: Config, source: str) -> Config:
     """``conf`` with every scheduled value checked (and converted) as that key's own."""
+    conf["schedule"]["changes"] = copy.deepcopy(conf["schedule"]["changes"])  # not the caller's
     for i, change in enumerate(conf["schedule"]["changes"]):
         where = f"{source}: schedule change {i} (from iteration {change['from']})"
         for path, value in change["set"].items():
@@ -272,15 +275,44 @@ def validate(raw: Any, source: str = "config") -> Config:
 
 def load(path: str | Path, overrides: Sequence[str] = ()) -> Config:
     """Read, override and validate a YAML config file; errors in the file name it."""
-    return _checked_schedule(_SCHEMA.load(path, overrides), str(path))
+    source = f"{path} with the --set overrides" if overrides else str(path)
+    return _checked_schedule(_SCHEMA.load(path, overrides), source)
 
 
-def at_iteration(conf: Config, iteration: int) -> Config:
-    """The config that ``iteration`` runs with: every change from it or earlier applied."""
+def resumed(stored: Any, overrides: Sequence[str], iteration: int, source: str) -> Config:
+    """The config of a run resumed at ``iteration`` (the next one to run), ``--set``
+    ``overrides`` applied: a schedulable key's becomes a change from ``iteration`` on (it
+    wins over earlier changes of that key, later ones still apply), the others
+    (``train.iterations``, ...) replace the stored value. ``stored``: the run's config."""
+    parsed = apply_overrides({}, overrides)  # each checked here, errors name the --set
+    if "changes" in parsed.get("schedule", {}):
+        raise ConfigError(
+            "--set schedule.changes on --resume would rewrite the run's past; --set the "
+            "keys themselves: they change from the next iteration on"
+        )
+    conf = validate(stored, source)
+    change: dict[str, Any] = {}
+    for section, values in parsed.items():
+        for name, value in values.items():
+            if f"{section}.{name}" in SCHEDULABLE:
+                change[f"{section}.{name}"] = value
+            else:
+                conf[section][name] = value
+    if change:
+        changes = [c for c in conf["schedule"]["changes"] if c["from"] != iteration]
+        same = [c["set"] for c in conf["schedule"]["changes"] if c["from"] == iteration]
+        changes.append({"from": iteration, "set": {**(same[0] if same else {}), **change}})
+        conf["schedule"]["changes"] = sorted(changes, key=lambda c: c["from"])
+    return validate(conf, f"{source} with the --set overrides" if overrides else source)
+
+
+def at_iteration(conf: dict[str, Any], iteration: int) -> dict[str, Any]:
+    """The config that ``iteration`` runs with: every change from it or earlier applied.
+    Also reads an old run's raw ``config.yaml`` (sections or the schedule missing)."""
     out = copy.deepcopy(conf)
-    for change in conf["schedule"]["changes"]:
+    for change in (conf.get("schedule") or {}).get("changes") or []:
         if change["from"] <= iteration:
             for path, value in change["set"].items():
                 section, name = path.split(".")
-                out[section][name] = value
+                out.setdefault(section, {})[name] = value
     return out

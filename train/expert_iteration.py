@@ -40,8 +40,10 @@ checkpoint, evaluate, save the resumable state.
   ``outcome`` 1 for a won game and 0 for a lost one, the same for every seat (the game is
   cooperative). AdamW with ``weight_decay`` and gradient clipping.
 * **Schedule**: ``schedule.changes`` sets keys from a given iteration on (the step size,
-  the steps, the replay window, the rounds, the expert ...), exactly as ``--resume RUN
-  --set ...`` at that iteration would: a shipped network's whole recipe is its config.
+  the steps, the replay window, the rounds, the expert ...). ``--resume RUN --set ...`` of
+  such a key is recorded there as a change from the next iteration, so the run folder's
+  ``config.yaml`` is its whole recipe, and a config with that schedule trains the same
+  network from scratch, bit for bit on the same machine and thread count.
 * **Evaluation** after every iteration on fixed seeds: the raw network (argmax of the
   policy, ``checkpoint`` agent) on ``eval.network_games`` games, the guided search on
   ``eval.search_games``, exactly as ``python -m train.evaluate --seed 11000000`` plays them.
@@ -397,11 +399,11 @@ def main(argv: list[str] | None = None) -> Path:
         progress_file = run_dir / "progress.json"
         if not progress_file.is_file():
             raise exit_config.ConfigError(f"--resume {args.resume!r}: no progress.json there")
-        stored = yaml.safe_load((run_dir / "config.yaml").read_text())
-        conf = exit_config.validate(
-            exit_config.apply_overrides(stored, args.overrides), str(run_dir / "config.yaml")
-        )
         progress = json.loads(progress_file.read_text())
+        stored = yaml.safe_load((run_dir / "config.yaml").read_text())
+        conf = exit_config.resumed(
+            stored, args.overrides, progress["iteration"] + 1, str(run_dir / "config.yaml")
+        )
     else:
         conf = exit_config.load(args.config, args.overrides)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
@@ -437,8 +439,8 @@ def main(argv: list[str] | None = None) -> Path:
             started = time.perf_counter()
             generator = torch.Generator().manual_seed(tr["seed"] * 1_000_003 + iteration)
             scalars: dict[str, float] = {}
-            # This iteration's keys: the config with its schedule's changes so far (and
-            # --set on resume); the optimiser takes the step size and decay they give.
+            # This iteration's keys: the config with its schedule's changes so far (a
+            # --set on resume is one); the optimiser takes the step size and decay they give.
             now = exit_config.at_iteration(conf, iteration)
             se, sp, ws, tr_now = (now[k] for k in ("search", "self_play", "warm_start", "train"))
             for group in optimizer.param_groups:

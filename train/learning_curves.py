@@ -269,7 +269,7 @@ def _games_per_iteration(conf: dict[str, Any], logged: dict[int, float]) -> Any:
     def games(i: int) -> int | None:
         if i in logged:
             return int(logged[i])
-        now = exit_config.at_iteration(conf, i) if "schedule" in conf else conf
+        now = exit_config.at_iteration(conf, i)
         ws, sp = now.get("warm_start", {}), now.get("self_play", {})
         if i <= ws.get("dagger_iterations", 0):
             return ws.get("dagger_games")
