@@ -96,12 +96,13 @@ def test_a_set_on_resume_becomes_a_change_from_the_next_iteration():
     stored = exit_config.load(CONFIGS / "exit_2p_normal.yaml")
     conf = exit_config.resumed(stored, ["learning_rate=5e-5", "iterations=30"], 19, "run")
     assert conf["train"]["iterations"] == 30  # not schedulable: the stored key changes
-    assert conf["schedule"]["changes"][-1] == {"from": 19, "set": {"train.learning_rate": 5e-5}}
-    rates = [exit_config.at_iteration(conf, i)["train"]["learning_rate"] for i in (11, 12, 19)]
-    assert rates == [3e-4, 1e-4, 5e-5]  # it wins over the earlier change of that key
+    changes = {c["from"]: c["set"] for c in conf["schedule"]["changes"]}
+    assert changes[19] == {"train.learning_rate": 5e-5}
+    rates = [exit_config.at_iteration(conf, i)["train"]["learning_rate"] for i in (11, 12, 19, 40)]
+    assert rates == [3e-4, 1e-4, 5e-5, 5e-5]  # it wins over the earlier change of that key
 
     conf = exit_config.resumed(stored, ["train.steps=7"], 6, "run")  # joins the change at 6
-    assert [c["from"] for c in conf["schedule"]["changes"]] == [4, 6, 12]
+    assert [c["from"] for c in conf["schedule"]["changes"]] == [4, 6, 12, 30]
     later = exit_config.at_iteration(conf, 12)["train"]
     assert (later["steps"], later["learning_rate"]) == (7, 1e-4)  # the change at 12 still applies
     with pytest.raises(exit_config.ConfigError, match="rewrite the run's past"):
