@@ -526,7 +526,7 @@ def write_plot(data: dict[str, Any], path: Path) -> None:
         "Inselflucht: win rates by players, meter and variant (95% Wilson intervals; "
         "dotted: the heuristic, for reference)"
     )
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.3 / fig.get_figheight()))  # room for the title
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
