@@ -166,19 +166,29 @@ def _stage_problem(i: int, stage: Any, previous: int) -> str | None:
     return None
 
 
-def _stages(v):
-    if not isinstance(v, list):
-        return f"must be a list of stages {_STAGE}"
-    previous = 0
-    for i, stage in enumerate(v):
-        problem = _stage_problem(i, stage, previous)
-        if problem:
-            return problem
-        previous = stage["until"]
-    return None
+def ordered_entries(
+    what: str, shape: str, order_key: str, problem: Callable[[int, Any, int], str | None]
+) -> Any:
+    """A check for a list of ``what`` (each of the form ``shape``), entry ``i`` checked by
+    ``problem(i, entry, previous)``: ``previous`` is the last entry's ``order_key`` (0 before
+    the first), so that the entries must come in increasing order of it."""
+
+    def check(v):
+        if not isinstance(v, list):
+            return f"must be a list of {what} {shape}"
+        previous = 0
+        for i, entry in enumerate(v):
+            found = problem(i, entry, previous)
+            if found:
+                return found
+            previous = entry[order_key]
+        return None
+
+    setattr(check, "allowed", f"a list of {what} {shape} with increasing {order_key!r}")  # noqa: B010
+    return check
 
 
-setattr(_stages, "allowed", f"a list of stages {_STAGE} with increasing 'until'")  # noqa: B010
+_stages = ordered_entries("stages", _STAGE, "until", _stage_problem)
 
 
 SCHEMA: dict[str, dict[str, Key]] = {

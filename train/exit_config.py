@@ -30,6 +30,7 @@ from train.config import (
     meter,
     net_arch,
     non_negative,
+    ordered_entries,
     positive,
     positive_finite,
     seed_range,
@@ -84,19 +85,7 @@ def _change_problem(i: int, change: Any, previous: int) -> str | None:
     return None
 
 
-def _changes(v: Any) -> str | None:
-    if not isinstance(v, list):
-        return f"must be a list of changes {_CHANGE}"
-    previous = 0
-    for i, change in enumerate(v):
-        problem = _change_problem(i, change, previous)
-        if problem:
-            return problem
-        previous = change["from"]
-    return None
-
-
-setattr(_changes, "allowed", f"a list of changes {_CHANGE} with increasing 'from'")  # noqa: B010
+_changes = ordered_entries("changes", _CHANGE, "from", _change_problem)
 
 SCHEMA: dict[str, dict[str, Key]] = {
     "env": {
