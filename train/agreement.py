@@ -74,8 +74,9 @@ def agreement(
         previous: dict[int, int | None] = {}
         while state.outcome is None:
             wanted = teacher.act(state, rng)
-            choice = agent.act(state, rng) if len(state.legal_actions()) > 1 else wanted
-            if len(state.legal_actions()) > 1:
+            asked = len(state.legal_actions()) > 1  # a forced move is no decision
+            choice = agent.act(state, rng) if asked else wanted
+            if asked:
                 result.decisions += 1
                 result.agreed += choice == wanted
                 if choice != wanted:

@@ -329,6 +329,11 @@ def _convert_stage(stage: Any) -> Any:
     return stage
 
 
+def with_overrides(source: str | Path, overrides: Sequence[str]) -> str:
+    """How errors name a config: its file, and whether ``--set`` overrides changed it."""
+    return f"{source} with the --set overrides" if overrides else str(source)
+
+
 # A config as the trainers read it: section -> key -> value.
 Config = dict[str, dict[str, Any]]
 
@@ -507,8 +512,7 @@ class Schema:
             raise ConfigError(f"{path}: not valid YAML: {err}") from None
         raw = self._check_sections(raw, str(path))
         overrides = list(overrides)
-        source = f"{path} with the --set overrides" if overrides else str(path)
-        return self.validate(self.apply_overrides(raw, overrides), source)
+        return self.validate(self.apply_overrides(raw, overrides), with_overrides(path, overrides))
 
 
 def _rollout_fits(conf: Config) -> str | None:

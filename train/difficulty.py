@@ -47,6 +47,7 @@ from inselflucht_env.evaluate import (
     summarize,
 )
 from inselflucht_env.stats import mcnemar
+from train.json_file import write_json
 
 PLAYERS = (1, 2, 3, 4)
 METERS = ("leicht", "normal", "schwer")
@@ -89,11 +90,10 @@ def strongest(grids: dict[str, dict[str, Any]], key: str) -> tuple[str, dict[str
 
 def strongest_grid(grids: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Every played cell's strongest team, as a grid whose cells also name their ``agent``."""
-    keys = {key for grid in grids.values() for key in grid}
     out: dict[str, dict[str, Any]] = {}
     for players, meter, variant in ((p, m, v) for v in VARIANTS for m in METERS for p in PLAYERS):
         key = cell_key(players, meter, variant)
-        best = strongest(grids, key) if key in keys else None
+        best = strongest(grids, key)
         if best:
             out[key] = {**best[1], "agent": best[0]}
     return out
@@ -645,14 +645,6 @@ def check_networks(specs: list[str], games: int) -> None:
             )
 
 
-def _write_json(path: Path, data: Any) -> None:
-    """Write atomically: a crash mid-write leaves the previous file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1))
-    os.replace(tmp, path)
-
-
 def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
     check_networks(args.network, args.network_games)
     base = json.loads(Path(args.from_json).read_text()) if args.from_json else None
@@ -726,10 +718,10 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
             )
         data["meta"]["seconds"] = time.time() - t0
         if json_out:  # kept before the networks and merges play or fail
-            _write_json(Path(json_out), data)
+            write_json(Path(json_out), data)
+    network_cells = [c for c in cells if c[0] in args.network_players]
     for spec in args.network:
         t0 = time.time()
-        network_cells = [c for c in cells if c[0] in args.network_players]
         data["agents"][spec] = run_grid(
             spec, args.network_games, data["meta"]["seed"], workers, {}, network_cells, **grid_kw
         )
@@ -748,11 +740,11 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
         )
         data["meta"]["networks"] = runs
         if json_out:
-            _write_json(Path(json_out), data)
+            write_json(Path(json_out), data)
     for path, evaluation in merges:
         merge_run(data, evaluation, path)
     if json_out and merges:
-        _write_json(Path(json_out), data)
+        write_json(Path(json_out), data)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     plot = Path(args.plot) if args.plot else None

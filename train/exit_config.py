@@ -34,6 +34,7 @@ from train.config import (
     positive,
     positive_finite,
     seed_range,
+    with_overrides,
 )
 
 __all__ = [
@@ -264,8 +265,7 @@ def validate(raw: Any, source: str = "config") -> Config:
 
 def load(path: str | Path, overrides: Sequence[str] = ()) -> Config:
     """Read, override and validate a YAML config file; errors in the file name it."""
-    source = f"{path} with the --set overrides" if overrides else str(path)
-    return _checked_schedule(_SCHEMA.load(path, overrides), source)
+    return _checked_schedule(_SCHEMA.load(path, overrides), with_overrides(path, overrides))
 
 
 def resumed(stored: Any, overrides: Sequence[str], iteration: int, source: str) -> Config:
@@ -288,11 +288,10 @@ def resumed(stored: Any, overrides: Sequence[str], iteration: int, source: str) 
             else:
                 conf[section][name] = value
     if change:
-        changes = [c for c in conf["schedule"]["changes"] if c["from"] != iteration]
-        same = [c["set"] for c in conf["schedule"]["changes"] if c["from"] == iteration]
-        changes.append({"from": iteration, "set": {**(same[0] if same else {}), **change}})
-        conf["schedule"]["changes"] = sorted(changes, key=lambda c: c["from"])
-    return validate(conf, f"{source} with the --set overrides" if overrides else source)
+        sets = {c["from"]: c["set"] for c in conf["schedule"]["changes"]}
+        sets[iteration] = {**sets.get(iteration, {}), **change}
+        conf["schedule"]["changes"] = [{"from": i, "set": sets[i]} for i in sorted(sets)]
+    return validate(conf, with_overrides(source, overrides))
 
 
 def at_iteration(conf: dict[str, Any], iteration: int) -> dict[str, Any]:

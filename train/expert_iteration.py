@@ -70,7 +70,6 @@ import argparse
 import json
 import math
 import multiprocessing as mp
-import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
@@ -96,6 +95,7 @@ from inselflucht_env.learned.policy import Policy, load_policy
 from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
 from train.config import add_config_arguments
+from train.json_file import write_json
 from train.pretrain import make_teacher
 from train.seeds import EXIT_EVAL_SEEDS, SEEDS_PER_ITERATION, SELF_PLAY_SEEDS, WARM_START_SEEDS
 
@@ -378,13 +378,6 @@ def iteration_folder(run_dir: Path, iteration: int) -> Path:
     return run_dir / "iterations" / f"iter_{iteration:04d}"
 
 
-def _write_json(path: Path, data: Any) -> None:
-    """Write atomically: a crash mid-write leaves the previous file."""
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, path)
-
-
 def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_config_arguments(
@@ -540,7 +533,7 @@ def main(argv: list[str] | None = None) -> Path:
             progress["history"].append(
                 {"iteration": iteration, **{k: round(v, 5) for k, v in scalars.items()}}
             )
-            _write_json(run_dir / "progress.json", progress)
+            write_json(run_dir / "progress.json", progress)
             if old_state and old_state != state_name:
                 shutil.rmtree(run_dir / old_state, ignore_errors=True)
             line = ", ".join(f"{k} {v:.4g}" for k, v in scalars.items())

@@ -28,7 +28,8 @@ What is read (nothing is unpickled):
   record per iteration with the same names). Self-play games after iteration *i* add up
   the scalar ``self_play/games`` of iterations 1..i (iteration 0 is the warm start: none);
   for an iteration that did not log it, its count from ``<run>/config.yaml``
-  (``warm_start.dagger_games`` for a DAgger round, else ``self_play.games``); without
+  (``warm_start.dagger_games`` for a DAgger round, else ``self_play.games``, as its
+  ``schedule`` sets them for that iteration); without
   those keys the x axis is the iteration. Episodes per point come from
   ``eval.<agent>_games`` of that config (none: no interval).
 
