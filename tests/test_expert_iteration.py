@@ -46,6 +46,7 @@ def test_exit_configs_validate_and_fit_the_size_limit():
         ("schedule: {changes: [{from: 2}]}", "each change must be"),
         ("schedule: {changes: [{from: 2, set: {env.players: 4}}]}", "'env.players' cannot be"),
         ("schedule: {changes: [{from: 2, set: {train.seed: 4}}]}", "'train.seed' cannot be"),
+        ("schedule: {changes: [{from: 2, set: {warm_start.init: x}}]}", "'warm_start.init' cannot"),
         (
             "schedule: {changes: [{from: 3, set: {train.steps: 2}}, {from: 2, set: {steps: 3}}]}",
             "greater than 3",
@@ -256,3 +257,39 @@ def test_the_plain_search_as_expert_labels_legal_one_hot_choices(tmp_path):
     assert len(targets) > 0 and np.array_equal(targets.sum(1), np.ones(len(targets)))
     assert samples["mask"][np.arange(len(targets)), targets.argmax(1)].all()
     assert np.array_equal(samples["root_value"], samples["outcome"])
+
+
+def test_warm_start_init_starts_from_that_checkpoints_weights(tmp_path):
+    """``warm_start.init`` (e.g. a 2-player network for a 4-player run): iteration 0
+    begins from the checkpoint's weights, not from the seed's random ones."""
+    out = f"output.run_dir={tmp_path}"
+    source = main(["--config", SMOKE, "--set", out, "--set", "iterations=0"])
+    init = str(source / "iterations" / "iter_0000")
+    run = main(
+        [
+            *("--config", SMOKE, "--set", out, "--set", "output.name=init"),
+            *("--set", "iterations=0", "--set", "warm_start.games=0", "--set", "train.seed=5"),
+            *("--set", f"warm_start.init={init}", "--set", "env.players=4"),
+        ]
+    )
+    a, b = _weights(Path(init)), _weights(run / "iterations/iter_0000")
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    assert exit_config.load(run / "config.yaml")["warm_start"]["init"] == init
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("network.features_dim=8", "holds a different network"),
+        ("warm_start.init=/nonexistent/net", "warm_start.init: checkpoint '/nonexistent/net'"),
+    ],
+)
+def test_a_bad_warm_start_init_is_refused_before_a_run_folder_exists(tmp_path, override, message):
+    out = f"output.run_dir={tmp_path}"
+    source = main(["--config", SMOKE, "--set", out, "--set", "iterations=0"])
+    init = f"warm_start.init={source / 'iterations' / 'iter_0000'}"
+    runs = tmp_path / "refused"
+    args = ["--config", SMOKE, "--set", f"output.run_dir={runs}", "--set", init]
+    with pytest.raises(exit_config.ConfigError, match=message):
+        main([*args, "--set", override])
+    assert not runs.exists()

@@ -58,7 +58,7 @@ FIXED = {
     "network": "*",
     "output": "*",
     "schedule": "*",
-    "warm_start": ("games", "epochs"),
+    "warm_start": ("init", "games", "epochs"),
     "self_play": ("workers",),
     "train": ("iterations", "seed", "torch_threads"),
 }
@@ -159,6 +159,13 @@ SCHEMA: dict[str, dict[str, Key]] = {
         ),
     },
     "warm_start": {
+        "init": Key(
+            (str,),
+            "",
+            "checkpoint folder whose weights the network starts from (its network must be "
+            "the network section's; e.g. a 2-player network for a 4-player run); empty: "
+            "random weights",
+        ),
         "games": Key(
             (int,), 2000, "teacher games cloned before the first iteration (0 = off)", non_negative
         ),

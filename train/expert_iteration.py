@@ -12,7 +12,9 @@ checkpoint, evaluate, save the resumable state.
 
 * **Warm start** (iteration 0): ``warm_start.games`` games of a teacher (the heuristic),
   its choices as one-hot policy targets and the outcomes as value targets, cloned for
-  ``warm_start.epochs`` passes. Plain observation, no advice.
+  ``warm_start.epochs`` passes. Plain observation, no advice. The network starts from
+  random weights, or from the checkpoint ``warm_start.init`` (the same network, trained on
+  another setting: the observation is the same for every player count).
 * **DAgger rounds** (iterations 1 .. ``warm_start.dagger_iterations``): the raw network
   plays ``warm_start.dagger_games`` games alone and the teacher labels every decision
   (Ross et al. 2011): a clone that only ever saw the teacher's states drifts off them and
@@ -80,6 +82,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import torch
 import yaml
+from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
@@ -88,7 +91,12 @@ from inselflucht_env.agents import make_agent
 from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import State
 from inselflucht_env.evaluate import play_episode, summarize
-from inselflucht_env.learned.checkpoint import load_network, load_optimizer, save_checkpoint
+from inselflucht_env.learned.checkpoint import (
+    CheckpointError,
+    load_network,
+    load_optimizer,
+    save_checkpoint,
+)
 from inselflucht_env.learned.netsearch import NetSearchAgent
 from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
 from inselflucht_env.learned.policy import Policy, load_policy
@@ -373,6 +381,23 @@ def _network_spec(net: dict[str, Any]) -> NetworkSpec:
     )
 
 
+def initial_network(spec: NetworkSpec, init: str) -> nn.Module:
+    """The network a run starts from: random weights (torch's seed), or the weights of the
+    checkpoint folder ``init``, which must hold a network of exactly ``spec``."""
+    if not init:
+        return build_policy(spec)
+    try:
+        network, found, _ = load_network(init)
+    except CheckpointError as err:
+        raise exit_config.ConfigError(f"warm_start.init: {err}") from None
+    if found != spec:
+        raise exit_config.ConfigError(
+            f"warm_start.init {init!r} holds a different network ({found}) than the "
+            f"config's network section ({spec})"
+        )
+    return network
+
+
 def iteration_folder(run_dir: Path, iteration: int) -> Path:
     """The checkpoint folder of one iteration of a run."""
     return run_dir / "iterations" / f"iter_{iteration:04d}"
@@ -401,13 +426,11 @@ def main(argv: list[str] | None = None) -> Path:
         conf = exit_config.load(args.config, args.overrides)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         run_dir = Path(conf["output"]["run_dir"]) / f"{conf['output']['name']}-{stamp}"
-        run_dir.mkdir(parents=True, exist_ok=False)
         progress = {"iteration": -1, "state": None, "best": None, "history": []}
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(conf, sort_keys=False))
     game, tr = conf["env"], conf["train"]  # what a schedule cannot change
-    print(f"run folder: {run_dir}", flush=True)
 
-    # 2. Network and optimiser: fresh, or the saved state of the last finished iteration.
+    # 2. Network and optimiser: fresh, or the saved state of the last finished iteration
+    # (before the run folder exists: a bad warm_start.init leaves no folder behind).
     torch.set_num_threads(tr["torch_threads"])
     torch.manual_seed(tr["seed"])
     spec = _network_spec(conf["network"])
@@ -416,7 +439,11 @@ def main(argv: list[str] | None = None) -> Path:
         network, spec, _ = load_network(state_dir / "network")
         replay = load_replay(state_dir / "replay.npz")
     else:
-        network, replay = build_policy(spec), None
+        network = initial_network(spec, conf["warm_start"]["init"])
+        replay = _samples([], [], [], [], 0.0)  # empty: the warm start fills it
+    run_dir.mkdir(parents=True, exist_ok=bool(args.resume))
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(conf, sort_keys=False))
+    print(f"run folder: {run_dir}", flush=True)
     optimizer = torch.optim.AdamW(
         network.parameters(), lr=tr["learning_rate"], weight_decay=tr["weight_decay"]
     )
@@ -481,15 +508,15 @@ def main(argv: list[str] | None = None) -> Path:
             games = sum(p["games"] for p in parts)
             if games:
                 new = _concat(p["samples"] for p in parts)
-                replay = new if replay is None else _concat([replay, new])
+                replay = _concat([replay, new])
                 scalars["self_play/games"] = games
                 scalars["self_play/win_rate"] = sum(p["wins"] for p in parts) / games
                 scalars["self_play/games_per_second"] = games / play_seconds
                 scalars["self_play/samples"] = len(new["outcome"])
-            scalars["replay/samples"] = 0 if replay is None else len(replay["outcome"])
+            scalars["replay/samples"] = len(replay["outcome"])
 
             # 5. Train on the replay window.
-            if replay is not None:
+            if len(replay["outcome"]):  # none with warm_start.games 0 at iteration 0
                 steps = (
                     tr_now["steps"]
                     if iteration
@@ -526,7 +553,6 @@ def main(argv: list[str] | None = None) -> Path:
             save_checkpoint(
                 network, run_dir / state_name / "network", spec, meta, optimizer=optimizer
             )
-            assert replay is not None  # filled by step 4 of every iteration
             save_replay(replay, run_dir / state_name / "replay.npz")
             old_state = progress["state"]
             progress.update(iteration=iteration, state=state_name)
