@@ -321,9 +321,17 @@ def test_the_heuristic_reference_can_be_measured_on_the_evaluation_deals(tmp_pat
     assert heuristic_reference(None, {"players": 4, "meter": "normal", "taucher": True}) is None
 
 
-def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_path):
+def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_path, monkeypatch):
+    import matplotlib.figure
+
     from train.learning_curves import main
 
+    legends: list[str] = []  # the expert-iteration panel's (the right one)
+
+    def record_legends(fig, *args, **kwargs):
+        legends.extend(t.get_text() for t in fig.axes[-1].get_legend().get_texts())
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", record_legends)
     out = tmp_path / "docs"
     out.mkdir()
     (out / "learning.md").write_text("<!-- exit-table:start -->\n<!-- exit-table:end -->\n")
@@ -334,3 +342,6 @@ def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_p
     assert [Path(ex["run"]).name for ex in data["exit"]] == ["first", "second"]
     md = (out / "learning.md").read_text()
     assert md.count("| iteration | self-play games |") == 2 and "first" in md and "second" in md
+    # two runs on one target: each curve names its run, the heuristic's line is drawn once
+    assert {"4p normal, first: raw network", "4p normal, second: raw network"} <= set(legends)
+    assert sum(t.startswith("heuristic, 4p normal") for t in legends) == 1

@@ -416,11 +416,17 @@ def plot(data: dict[str, Any], path: Path) -> None:
         "search": "guided search",
         "self_play": "self-play games",
     }
+    shared = {t for t in (ex["target"] for ex in runs) if sum(e["target"] == t for e in runs) > 1}
+    drawn: set[str] = set()
     for ex in runs:
+        run_name = Path(ex["run"]).name.rsplit("-", 2)[0]  # two runs on one target: say which
+        where = f"{ex['target']}, {run_name}" if ex["target"] in shared else ex["target"]
         for agent, points in ex["evaluation"].items():
-            label = f"{ex['target']}: {names.get(agent, agent)}"
+            label = f"{where}: {names.get(agent, agent)}"
             _band(right, points, label, "-o" if agent != "self_play" else ":")
-        _heuristic_line(right, ex["heuristic"])
+        if ex["heuristic"] and ex["heuristic"]["setting"] not in drawn:  # one line a setting
+            drawn.add(ex["heuristic"]["setting"])
+            _heuristic_line(right, ex["heuristic"])
     if runs:
         right.set(
             xlabel=runs[0]["x"],
