@@ -103,7 +103,7 @@ def test_a_set_on_resume_becomes_a_change_from_the_next_iteration():
     assert rates == [3e-4, 1e-4, 5e-5, 5e-5]  # it wins over the earlier change of that key
 
     conf = exit_config.resumed(stored, ["train.steps=7"], 6, "run")  # joins the change at 6
-    assert [c["from"] for c in conf["schedule"]["changes"]] == [4, 6, 12, 30]
+    assert [c["from"] for c in conf["schedule"]["changes"]] == [4, 6, 12, 30, 47]
     later = exit_config.at_iteration(conf, 12)["train"]
     assert (later["steps"], later["learning_rate"]) == (7, 1e-4)  # the change at 12 still applies
     with pytest.raises(exit_config.ConfigError, match="rewrite the run's past"):
