@@ -49,6 +49,7 @@ import json
 import re
 import shlex
 import sys
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -416,11 +417,11 @@ def plot(data: dict[str, Any], path: Path) -> None:
         "search": "guided search",
         "self_play": "self-play games",
     }
-    shared = {t for t in (ex["target"] for ex in runs) if sum(e["target"] == t for e in runs) > 1}
+    runs_per_target = Counter(ex["target"] for ex in runs)
     drawn: set[str] = set()
     for ex in runs:
         run_name = Path(ex["run"]).name.rsplit("-", 2)[0]  # two runs on one target: say which
-        where = f"{ex['target']}, {run_name}" if ex["target"] in shared else ex["target"]
+        where = f"{ex['target']}, {run_name}" if runs_per_target[ex["target"]] > 1 else ex["target"]
         for agent, points in ex["evaluation"].items():
             label = f"{where}: {names.get(agent, agent)}"
             _band(right, points, label, "-o" if agent != "self_play" else ":")
