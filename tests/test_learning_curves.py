@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -345,3 +346,64 @@ def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_p
     # two runs on one target: each curve names its run, the heuristic's line is drawn once
     assert {"4p normal, first: raw network", "4p normal, second: raw network"} <= set(legends)
     assert sum(t.startswith("heuristic, 4p normal") for t in legends) == 1
+
+
+def test_an_earlier_learning_json_keeps_the_curves_whose_run_folders_are_gone(tmp_path):
+    """--previous: the PPO curve and the expert-iteration runs of the earlier file stay, a
+    run read again by --exit replaces its old curve in place, a new run comes last."""
+    from train.learning_curves import main
+
+    out = tmp_path / "docs"
+    first, second = (_fake_exit_run(tmp_path / name) for name in ("first", "second"))
+    ppo = str(_fake_ppo_run(tmp_path / "ppo_run"))
+    argv = ["--ppo", ppo, "--exit", str(first), "--exit", str(second), "--out", str(out)]
+    before = main([*argv, "--heuristic-exit", "0.5"])
+    saved = tmp_path / "earlier.json"
+    saved.write_text((out / "learning.json").read_text())
+    shutil.rmtree(tmp_path / "ppo_run")
+    shutil.rmtree(first)  # gone: its curve can only come from the earlier file
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter(str(second / "tb"))  # the second run went on: iteration 3
+    writer.add_scalar("eval/network_win_rate", 0.45, 3)
+    writer.close()
+    third = _fake_exit_run(tmp_path / "third")
+    after = main(
+        ["--previous", str(saved), "--exit", str(third), "--exit", str(second), "--out", str(out)]
+        + ["--heuristic-exit", "0.5"]
+    )
+    assert after["ppo"] == json.loads(json.dumps(before["ppo"]))
+    assert [Path(ex["run"]).name for ex in after["exit"]] == ["first", "second", "third"]
+    assert after["exit"][0] == json.loads(json.dumps(before["exit"][0]))
+    assert [p["iteration"] for p in after["exit"][1]["evaluation"]["network"]] == [0, 1, 2, 3]
+    assert after["previous"] == {
+        "file": str(saved),
+        "created": before["created"],
+        "command": before["command"],
+    }
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("not json", "not a readable JSON file"),
+        ('{"ppo": {"evaluation": []}}', "not a learning.json"),
+        ('{"ppo": {"evaluation": []}, "exit": [{"target": "4p"}]}', "not a learning.json"),
+    ],
+)
+def test_a_bad_earlier_learning_json_is_named(tmp_path, text, message):
+    from train.learning_curves import main
+
+    bad = tmp_path / "learning.json"
+    bad.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        main(["--previous", str(bad), "--out", str(tmp_path / "docs")])
+    assert not (tmp_path / "docs").exists()  # nothing written
+
+
+def test_the_curves_need_a_ppo_run_or_an_earlier_file(tmp_path, capsys):
+    from train.learning_curves import main
+
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "docs")])
+    assert "give --ppo" in capsys.readouterr().err

@@ -2,9 +2,14 @@
 self-play games, with the heuristic's win rate on the target as a dashed reference.
 
     python -m train.learning_curves --ppo runs/<ppo run> [--exit runs/<exit run> ...] --out docs/
+    python -m train.learning_curves --previous docs/learning.json --exit runs/<new run> --out docs/
 
 ``--exit`` may be given several times: every expert-iteration run is drawn in the right
-panel (labelled by its setting) and gets its own table.
+panel (labelled by its setting) and gets its own table. Run folders are not in git, so
+``--previous docs/learning.json`` keeps the curves of an earlier ``learning.json`` whose
+folders are gone: its PPO curve unless ``--ppo`` is given, and its expert-iteration curves
+in their order, each replaced where ``--exit`` reads the same run folder again; new runs
+follow. The earlier file's ``created`` and ``command`` are kept under ``previous``.
 
 Writes ``learning.json`` (the data behind the plot: x values, wins, episodes, win rates with
 95% Wilson intervals, run folders, their resolved configs, the commands) and ``learning.png``
@@ -351,6 +356,34 @@ def exit_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
     }
 
 
+def read_previous(path: Path) -> dict[str, Any]:
+    """An earlier ``learning.json``, checked for the two curves' keys before anything is kept."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--previous {path}: not a readable JSON file ({err})") from None
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("ppo"), dict)
+        or "evaluation" not in data["ppo"]
+        or not isinstance(data.get("exit"), list)
+        or not all(isinstance(ex, dict) and "run" in ex for ex in data["exit"])
+    ):
+        raise ValueError(
+            f"--previous {path}: not a learning.json of train.learning_curves "
+            "(needs 'ppo' with 'evaluation' and 'exit', a list of runs with 'run')"
+        )
+    return data
+
+
+def merge_exit_curves(kept: list[dict], fresh: list[dict]) -> list[dict]:
+    """The kept curves in their order, each replaced by a fresh reading of the same run
+    folder; the other fresh ones after them."""
+    by_run = {ex["run"]: ex for ex in fresh}
+    merged = [by_run.pop(ex["run"], ex) for ex in kept]
+    return merged + [ex for ex in fresh if ex["run"] in by_run]
+
+
 # ----------------------------------------------------------------------- outputs
 def _band(ax, points, label, style="-o", colour=None):
     xs = [p["x"] for p in points]
@@ -544,7 +577,13 @@ def fill_markdown(path: Path, sections: dict[str, str]) -> bool:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--ppo", required=True, type=Path, help="run folder of train.train")
+    p.add_argument("--ppo", type=Path, help="run folder of train.train (or --previous)")
+    p.add_argument(
+        "--previous",
+        type=Path,
+        help="an earlier learning.json: keep its curves (PPO without --ppo; expert-iteration "
+        "runs not read again by --exit)",
+    )
     p.add_argument(
         "--exit",
         type=Path,
@@ -565,13 +604,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "'measure' plays the deals each raw network is evaluated on",
     )
     args = p.parse_args(argv)
+    if args.ppo is None and args.previous is None:
+        p.error("give --ppo (a train.train run folder) or --previous (an earlier learning.json)")
+    previous = read_previous(args.previous) if args.previous else {"exit": []}
+    fresh = [exit_curve(run, args.heuristic_exit) for run in args.exit]
     data: dict[str, Any] = {
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": "python -m train.learning_curves "
         + shlex.join(sys.argv[1:] if argv is None else argv),
-        "ppo": ppo_curve(args.ppo, args.heuristic_ppo),
-        "exit": [exit_curve(run, args.heuristic_exit) for run in args.exit],
+        "ppo": ppo_curve(args.ppo, args.heuristic_ppo) if args.ppo else previous["ppo"],
+        "exit": merge_exit_curves(previous["exit"], fresh),
     }
+    if args.previous:
+        data["previous"] = {
+            "file": str(args.previous),
+            **{k: previous[k] for k in ("created", "command") if k in previous},
+        }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "learning.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     plot(data, args.out / "learning.png")
