@@ -407,3 +407,37 @@ def test_the_curves_need_a_ppo_run_or_an_earlier_file(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["--out", str(tmp_path / "docs")])
     assert "give --ppo" in capsys.readouterr().err
+
+
+def test_a_short_run_beside_a_long_one_stays_readable(tmp_path, monkeypatch):
+    """A run of 800 games beside one of 200,000: the games axis turns logarithmic above
+    1,000 (the warm start at 0 stays on it), and every run draws its curves and its
+    setting's heuristic line in one colour of its own."""
+    import matplotlib.figure
+
+    from train.learning_curves import exit_curve, plot, ppo_curve
+
+    seen: dict[str, object] = {}
+
+    def record(fig, *args, **kwargs):
+        right = fig.axes[-1]
+        seen["scale"], seen["ticks"] = right.get_xscale(), list(right.get_xticks())
+        seen["colours"] = {line.get_label(): line.get_color() for line in right.get_lines()}
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", record)
+    short = exit_curve(_fake_exit_run(tmp_path / "short"), heuristic="0.5")
+    long = exit_curve(_fake_exit_run(tmp_path / "long"), heuristic="0.9")
+    long["target"] = "2p normal"
+    long["heuristic"]["setting"] = "2p normal"
+    for points in long["evaluation"].values():
+        for p in points:
+            p["x"] *= 250  # 400 games a round -> 100,000
+    ppo = ppo_curve(_fake_ppo_run(tmp_path / "ppo_run"))
+    plot({"ppo": ppo, "exit": [short, long]}, tmp_path / "plot.png")
+    assert seen["scale"] == "symlog" and seen["ticks"] == [0, 1000, 10000, 100000]
+    colours = seen["colours"]
+    assert isinstance(colours, dict)
+    assert colours["4p normal: raw network"] == colours["4p normal: self-play games"]
+    assert colours["2p normal: raw network"] != colours["4p normal: raw network"]
+    heuristic_4p = next(c for label, c in colours.items() if label.startswith("heuristic, 4p"))
+    assert heuristic_4p == colours["4p normal: raw network"]

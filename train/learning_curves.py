@@ -79,6 +79,7 @@ EXIT_TAG = re.compile(r"^eval/(?P<agent>.+)_win_rate$")
 SELF_PLAY_TAG = "self_play/win_rate"
 GAMES_TAG = "self_play/games"
 MARKERS = {"ppo": "ppo-table", "exit": "exit-table"}
+SYMLOG_FROM = 1000  # self-play games: the right panel's axis turns logarithmic above
 
 
 def _read_yaml(path: Path) -> dict:
@@ -385,12 +386,12 @@ def merge_exit_curves(kept: list[dict], fresh: list[dict]) -> list[dict]:
 
 
 # ----------------------------------------------------------------------- outputs
-def _band(ax, points, label, style="-o", colour=None):
+def _band(ax, points, label, style="-o", colour=None, interval=True):
     xs = [p["x"] for p in points]
     (line,) = ax.plot(
         xs, [100 * p["win_rate"] for p in points], style, ms=3, label=label, color=colour
     )
-    if points and "ci_low" in points[0]:
+    if interval and points and "ci_low" in points[0]:
         ax.fill_between(
             xs,
             [100 * p["ci_low"] for p in points],
@@ -400,15 +401,21 @@ def _band(ax, points, label, style="-o", colour=None):
         )
 
 
-def _heuristic_line(ax, reference):
+def _heuristic_line(ax, reference, colour="grey"):
     if reference:
         deals = f" ({reference['episodes']:,} deals)" if reference.get("episodes") else ""
         ax.axhline(
             100 * reference["win_rate"],
             ls="--",
-            color="grey",
+            lw=1,
+            color=colour,
             label=f"heuristic, {reference['setting']}: {100 * reference['win_rate']:.1f}%{deals}",
         )
+
+
+def _short(v: float, _position: object = None) -> str:
+    """An axis tick: 2.5M, 500k, 0."""
+    return f"{v / 1e6:g}M" if abs(v) >= 1e6 else f"{v / 1e3:g}k" if v else "0"
 
 
 def plot(data: dict[str, Any], path: Path) -> None:
@@ -418,7 +425,7 @@ def plot(data: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
     import matplotlib.ticker
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(15, 4.8), width_ratios=(1, 1.3))
     ppo = data["ppo"]
     _band(left, ppo["evaluation"], f"evaluation on the target, {ppo['target']}")
     if ppo.get("training_games"):
@@ -438,11 +445,7 @@ def plot(data: dict[str, Any], path: Path) -> None:
     )
     end = max([s["until"] or 0 for s in ppo["stages"]] + [p["x"] for p in ppo["evaluation"]])
     left.set_xlim(0, end * 1.02)
-    left.xaxis.set_major_formatter(
-        matplotlib.ticker.FuncFormatter(
-            lambda v, _: f"{v / 1e6:g}M" if abs(v) >= 1e6 else f"{v / 1e3:g}k" if v else "0"
-        )
-    )
+    left.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
     left.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1, 0.9))
     runs = data.get("exit") or []
     names = {
@@ -452,22 +455,26 @@ def plot(data: dict[str, Any], path: Path) -> None:
     }
     runs_per_target = Counter(ex["target"] for ex in runs)
     drawn: set[str] = set()
-    for ex in runs:
+    for k, ex in enumerate(runs):  # one colour a run: its curves and its setting's heuristic
+        colour = f"C{k % 10}"
         run_name = Path(ex["run"]).name.rsplit("-", 2)[0]  # two runs on one target: say which
         where = f"{ex['target']}, {run_name}" if runs_per_target[ex["target"]] > 1 else ex["target"]
         for agent, points in ex["evaluation"].items():
             label = f"{where}: {names.get(agent, agent)}"
-            _band(right, points, label, "-o" if agent != "self_play" else ":")
+            if agent == "self_play":  # thousands of games a point: no interval drawn
+                _band(right, points, label, ":", colour, interval=False)
+            else:
+                _band(right, points, label, "-o" if agent == "network" else "-s", colour)
         if ex["heuristic"] and ex["heuristic"]["setting"] not in drawn:  # one line a setting
             drawn.add(ex["heuristic"]["setting"])
-            _heuristic_line(right, ex["heuristic"])
+            _heuristic_line(right, ex["heuristic"], colour)
     if runs:
         right.set(
             xlabel=runs[0]["x"],
             title="expert iteration"
             + (f" ({Path(runs[0]['run']).name})" if len(runs) == 1 else ": raw networks"),
         )
-        right.legend(fontsize=6)
+        right.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1))
     else:
         right.text(
             0.5,
@@ -480,7 +487,17 @@ def plot(data: dict[str, Any], path: Path) -> None:
     right.set(ylabel="win rate (%)", ylim=(-2, 106))
     xs = [p["x"] for ex in runs for points in ex["evaluation"].values() for p in points]
     end = max(xs + [ex.get("games_per_iteration") or 1 for ex in runs] + [1])
-    right.set_xlim(-0.02 * end, 1.05 * end)  # a point at 0 games (the warm start) stays seen
+    if runs and end > 100 * SYMLOG_FROM and runs[0]["x"] == "self-play games":
+        # runs of a few hundred games beside one of 200,000: linear up to SYMLOG_FROM (the
+        # warm start at 0 stays seen), logarithmic above
+        right.set_xscale("symlog", linthresh=SYMLOG_FROM, linscale=0.5)
+        right.set_xlim(-0.05 * SYMLOG_FROM, 1.3 * end)
+        decades = range(len(str(SYMLOG_FROM)) - 1, len(str(int(end))))
+        right.set_xticks([0, *(10**d for d in decades)])
+        right.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
+        right.set_xlabel(f"self-play games (logarithmic above {SYMLOG_FROM:,})")
+    else:
+        right.set_xlim(-0.02 * end, 1.05 * end)  # a point at 0 games (the warm start) stays seen
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
