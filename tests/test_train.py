@@ -249,7 +249,16 @@ def test_enjoy_plays_and_prints_decisions_by_name(smoke_run, tmp_path):
     assert boards <= turns + 1 < text.count("\n#"), "the board once per turn, not per decision"
 
 
-@pytest.mark.parametrize("name", ["ppo_2p_normal", "ppo_2p_normal_noadvice", "exit_2p_normal"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ppo_2p_normal",
+        "ppo_2p_normal_noadvice",
+        "exit_2p_normal",
+        "exit_4p_normal",
+        "exit_2p_schwer",
+    ],
+)
 def test_shipped_checkpoint_loads_matches_the_env_and_plays_legal_moves(name):
     shipped = CONFIG.parent.parent / "checkpoints" / name
     policy = load_policy(shipped)
