@@ -64,6 +64,7 @@ import yaml
 
 from inselflucht_env.stats import wilson
 from train import exit_config
+from train.json_file import write_json
 from train.seeds import EVAL_SEEDS as PPO_EVAL_SEEDS  # PPO's periodic evaluation (+ seed)
 
 # The heuristic team's win rate (train.evaluate, 1,000 deals, seeds 0-999), NOTES.md
@@ -638,7 +639,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             **{k: previous[k] for k in ("created", "command") if k in previous},
         }
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "learning.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_json(args.out / "learning.json", data)  # atomic: it may be the --previous read above
     plot(data, args.out / "learning.png")
     filled = fill_markdown(args.out / "learning.md", tables(data))
     print(
