@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import shlex
 import sys
@@ -493,7 +494,7 @@ def plot(data: dict[str, Any], path: Path) -> None:
         # warm start at 0 stays seen), logarithmic above
         right.set_xscale("symlog", linthresh=SYMLOG_FROM, linscale=0.5)
         right.set_xlim(-0.05 * SYMLOG_FROM, 1.3 * end)
-        decades = range(len(str(SYMLOG_FROM)) - 1, len(str(int(end))))
+        decades = range(int(math.log10(SYMLOG_FROM)), int(math.log10(end)) + 1)
         right.set_xticks([0, *(10**d for d in decades)])
         right.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
         right.set_xlabel(f"self-play games (logarithmic above {SYMLOG_FROM:,})")
