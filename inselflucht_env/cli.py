@@ -10,6 +10,7 @@ bug and keeps its traceback; ``INSELFLUCHT_DEBUG=1`` shows the traceback of inpu
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -52,3 +53,23 @@ def positive_int(text: str) -> int:
 def natural_int(text: str) -> int:
     """An argparse type: an integer >= 0 (``--seed``)."""
     return _int_at_least(text, 0)
+
+
+def _float_where(text: str, ok: Callable[[float], bool], what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not ok(value):
+        raise argparse.ArgumentTypeError(f"must be {what}, not {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0 (``--seconds``, ``--c-puct``)."""
+    return _float_where(text, lambda v: 0 < v < math.inf, "a finite number > 0")
+
+
+def unit_fraction(text: str) -> float:
+    """An argparse type: a number within [0, 1] (``--heuristic-prior``)."""
+    return _float_where(text, lambda v: 0 <= v <= 1, "within [0, 1]")

@@ -35,7 +35,7 @@ import numpy as np
 
 from . import actions as A
 from .agents import make_agent
-from .cli import natural_int, positive_int, run
+from .cli import natural_int, positive_float, positive_int, run, unit_fraction
 from .config import METER_PRESETS, GameConfig
 from .engine import State
 from .errors import InputError
@@ -291,10 +291,11 @@ def format_summary(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-# the search flags each agent kind takes (netsearch has no probe or candidate limit)
+# the search flags each agent kind takes (netsearch has no probe or candidate limit; its
+# PUCT constant, heuristic prior and rollouts are its own)
 SEARCH_FLAGS = {
     "search": ("simulations", "seconds", "probe", "max_candidates"),
-    "netsearch": ("simulations", "seconds"),
+    "netsearch": ("simulations", "seconds", "c_puct", "heuristic_prior", "rollout_depth"),
 }
 
 
@@ -307,7 +308,7 @@ def _kwargs_from_args(args: argparse.Namespace) -> dict[str, Any]:
         if f not in flags and getattr(args, f) is not None
     ]
     if unused:
-        raise ValueError(f"agent {args.agent!r} takes none of {sorted(set(unused))}")
+        raise InputError(f"agent {args.agent!r} takes none of {sorted(set(unused))}")
     return {f: getattr(args, f) for f in flags if getattr(args, f) is not None}
 
 
@@ -354,7 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="rollouts (search) or simulations (netsearch) per decision at most",
     )
-    g.add_argument("--seconds", type=float, default=None, help="wall seconds per decision at most")
+    g.add_argument(
+        "--seconds", type=positive_float, default=None, help="wall seconds per decision at most"
+    )
     g.add_argument(
         "--probe",
         type=int,
@@ -362,6 +365,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="rollouts of the heuristic's choice before searching alternatives",
     )
     g.add_argument("--max-candidates", type=int, default=None)
+    g.add_argument(
+        "--c-puct",
+        type=positive_float,
+        default=None,
+        help="netsearch: PUCT exploration constant (default 1.0)",
+    )
+    g.add_argument(
+        "--heuristic-prior",
+        type=unit_fraction,
+        default=None,
+        help="netsearch: share of the heuristic's choice in every node's prior (default 0)",
+    )
+    g.add_argument(
+        "--rollout-depth",
+        type=natural_int,
+        default=None,
+        help="netsearch: heuristic decisions played on from a leaf before the value head "
+        "judges it (default 0; 400 plays every rollout to the end)",
+    )
     return p
 
 

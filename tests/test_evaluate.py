@@ -317,3 +317,46 @@ def test_compare_paired_toy_case(tmp_path):
     assert c["difference"] == pytest.approx(0.4)
     with pytest.raises(ValueError):
         compare(a, {**b, "players": 3})
+
+
+def _run(agent, seeds, outcomes, **extra):
+    base = {"players": 2, "meter": "schwer", "taucher": False, "short_game": False}
+    episodes = [{"seed": s, "outcome": o} for s, o in zip(seeds, outcomes, strict=True)]
+    return {**base, "agent": agent, **extra, "per_episode": episodes}
+
+
+def test_compare_joins_one_agents_runs_on_disjoint_seeds(tmp_path, capsys):
+    from train.compare import main
+
+    kwargs = {"agent_kwargs": {"simulations": 100}}
+    parts = {
+        "a.json": _run("netsearch:x", range(4), ["win", "L6", "win", "L1"]),
+        "b1.json": _run("search", range(2), ["win", "win"], **kwargs),
+        "b2.json": _run("search", range(2, 4), ["L2", "win"], **kwargs),
+    }
+    for name, summary in parts.items():
+        (tmp_path / name).write_text(json.dumps(summary))
+    c = main([str(tmp_path / "a.json"), f"{tmp_path / 'b1.json'}+{tmp_path / 'b2.json'}", "--json"])
+    assert (c["seeds"], c["wins_a"], c["wins_b"], c["only_a"], c["only_b"]) == (4, 2, 3, 1, 2)
+    assert json.loads(capsys.readouterr().out)["last_seed"] == 3
+
+
+def test_compare_refuses_to_join_different_agents_or_a_seed_twice():
+    from inselflucht_env.errors import InputError
+    from train.compare import join
+
+    first = _run("search", range(2), ["win", "win"], agent_kwargs={"simulations": 100})
+    other_budget = _run("search", range(2, 4), ["win", "L1"], agent_kwargs={"simulations": 50})
+    with pytest.raises(InputError, match="differ in agent_kwargs"):
+        join([first, other_budget])
+    with pytest.raises(InputError, match="both played seed 1"):
+        join([first, _run("search", [1, 2], ["win", "L1"], agent_kwargs={"simulations": 100})])
+
+
+def test_compare_cli_names_a_file_without_episode_records(tmp_path, capsys):
+    from train.compare import main
+
+    (tmp_path / "a.json").write_text(json.dumps({"agent": "heuristic", "wins": 3}))
+    with pytest.raises(SystemExit) as err:
+        main([str(tmp_path / "a.json"), str(tmp_path / "a.json")])
+    assert err.value.code == 2 and "no per_episode records" in capsys.readouterr().err

@@ -145,6 +145,37 @@ def test_evaluate_command_runs_netsearch(checkpoint, capsys):
     assert summary["episodes"] == 1 and summary["agent_kwargs"] == {"simulations": 2}
 
 
+def test_evaluate_command_passes_the_search_options_to_netsearch(checkpoint, capsys):
+    from inselflucht_env.evaluate import main
+
+    flags = ["--simulations", "2", "--c-puct", "2.5", "--heuristic-prior", "0.5"]
+    flags += ["--rollout-depth", "3", "--episodes", "1", "--workers", "1"]
+    main(["--agent", f"netsearch:{checkpoint}", *flags, "--no-progress", "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["agent_kwargs"] == {
+        "simulations": 2,
+        "c_puct": 2.5,
+        "heuristic_prior": 0.5,
+        "rollout_depth": 3,
+    }
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--agent", "search", "--c-puct", "2"], "takes none of ['--c-puct']"),
+        (["--agent", "netsearch:x", "--c-puct", "0"], "must be a finite number > 0"),
+        (["--agent", "netsearch:x", "--heuristic-prior", "1.5"], "within [0, 1]"),
+    ],
+)
+def test_evaluate_command_refuses_a_bad_netsearch_option(flags, message, capsys):
+    from inselflucht_env.evaluate import main
+
+    with pytest.raises(SystemExit) as err:
+        main([*flags, "--episodes", "1", "--no-progress"])
+    assert err.value.code == 2 and message in capsys.readouterr().err
+
+
 def test_centred_board_puts_the_decider_in_the_middle():
     """``centred_cnn`` moves the grid onto a 9 x 9 canvas centred on the deciding figure."""
     import torch

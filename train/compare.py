@@ -7,30 +7,61 @@
 Both files are ``train.evaluate --json --details`` outputs for the same game settings. The
 deals are fixed by the seeds, so a seed won by one agent and lost by the other is a paired
 observation; the exact McNemar test asks whether those discordant seeds split evenly.
+
+A side may be several files joined with ``+``: runs of one agent (same settings and agent
+options) on disjoint seeds, e.g. a slow search evaluated in two sittings::
+
+    python -m train.compare g.json s_0_99.json+s_100_299.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from inselflucht_env.cli import run
+from inselflucht_env.errors import InputError
 from inselflucht_env.stats import difference_ci, mcnemar, wilson
 
 SETTINGS = ("players", "meter", "taucher", "short_game")
+SAME_RUN = ("agent", *SETTINGS, "agent_kwargs")  # what joined runs must share
+
+
+def join(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One summary (agent, settings, options, ``per_episode``) of runs of one agent on
+    disjoint seeds; ``InputError`` if they differ in any of those or share a seed."""
+    first = parts[0]
+    seen: dict[int, int] = {}  # seed -> the run (counted from 1) that played it
+    for i, part in enumerate(parts):
+        for key in SAME_RUN:
+            if part.get(key) != first.get(key):
+                raise InputError(
+                    f"cannot join run {i + 1} to run 1: they differ in {key} "
+                    f"({part.get(key)!r} vs {first.get(key)!r})"
+                )
+        for e in part["per_episode"]:
+            if e["seed"] in seen:
+                raise InputError(
+                    f"cannot join runs {seen[e['seed']]} and {i + 1}: both played seed {e['seed']}"
+                )
+            seen[e["seed"]] = i + 1
+    episodes = sorted((e for part in parts for e in part["per_episode"]), key=lambda e: e["seed"])
+    return {**{k: first.get(k) for k in SAME_RUN}, "per_episode": episodes}
 
 
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """Paired statistics of summary ``a`` against ``b`` (each with ``per_episode``)."""
     for key in SETTINGS:
         if a.get(key) != b.get(key):
-            raise ValueError(f"the runs differ in {key}: {a.get(key)!r} vs {b.get(key)!r}")
+            raise InputError(f"the runs differ in {key}: {a.get(key)!r} vs {b.get(key)!r}")
     wa = {e["seed"]: e["outcome"] == "win" for e in a["per_episode"]}
     wb = {e["seed"]: e["outcome"] == "win" for e in b["per_episode"]}
     seeds = sorted(set(wa) & set(wb))
     if not seeds:
-        raise ValueError("the runs share no seeds")
+        raise InputError("the runs share no seeds")
     only_a = sum(wa[s] and not wb[s] for s in seeds)
     only_b = sum(wb[s] and not wa[s] for s in seeds)
     n = len(seeds)
@@ -74,15 +105,40 @@ def format_comparison(c: dict[str, Any]) -> str:
     )
 
 
+def read_side(paths: str) -> dict[str, Any]:
+    """The summary in ``paths``: one ``evaluate --json --details`` file, or several joined
+    with ``+`` (``join``)."""
+    parts = []
+    for path in paths.split("+"):
+        try:
+            summary = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as err:
+            raise InputError(f"{path}: not a JSON file ({err})") from None
+        if not isinstance(summary, dict) or "per_episode" not in summary:
+            raise InputError(
+                f"{path}: no per_episode records (run train.evaluate --json --details)"
+            )
+        parts.append(summary)
+    return join(parts)
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(prog="python -m train.compare", description=__doc__.split("\n")[0])
-    p.add_argument("a", help="evaluate --json --details output of the first agent")
+    p.add_argument(
+        "a",
+        help="evaluate --json --details output of the first agent (several on disjoint "
+        "seeds: joined with +)",
+    )
     p.add_argument("b", help="... of the second agent")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    c = compare(json.loads(Path(args.a).read_text()), json.loads(Path(args.b).read_text()))
-    print(json.dumps(c) if args.json else format_comparison(c))
-    return c
+
+    def compared() -> dict[str, Any]:
+        c = compare(read_side(args.a), read_side(args.b))
+        print(json.dumps(c) if args.json else format_comparison(c))
+        return c
+
+    return run(compared)
 
 
 if __name__ == "__main__":
