@@ -360,3 +360,14 @@ def test_compare_cli_names_a_file_without_episode_records(tmp_path, capsys):
     with pytest.raises(SystemExit) as err:
         main([str(tmp_path / "a.json"), str(tmp_path / "a.json")])
     assert err.value.code == 2 and "no per_episode records" in capsys.readouterr().err
+
+
+def test_compare_names_the_options_where_one_agent_meets_itself():
+    from train.compare import compare
+
+    a = _run("netsearch:x", [0], ["win"], agent_kwargs={"simulations": 100, "c_puct": 2.0})
+    b = _run("netsearch:x", [0], ["L6"], agent_kwargs={"simulations": 100})
+    c = compare(a, b)
+    assert c["a"] == "netsearch:x (c_puct=2.0, simulations=100)"
+    assert c["b"] == "netsearch:x (simulations=100)"
+    assert compare(a, _run("heuristic", [0], ["win"]))["a"] == "netsearch:x"

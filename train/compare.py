@@ -52,6 +52,15 @@ def join(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {**{k: first.get(k) for k in SAME_RUN}, "per_episode": episodes}
 
 
+def _label(run: dict[str, Any], other: dict[str, Any]) -> str:
+    """The agent's name, with its options where the other run is the same agent with
+    different ones (``netsearch:x (c_puct=2.0, simulations=100)``)."""
+    kwargs = run.get("agent_kwargs") or {}
+    if run["agent"] != other["agent"] or kwargs == (other.get("agent_kwargs") or {}):
+        return run["agent"]
+    return f"{run['agent']} ({', '.join(f'{k}={v}' for k, v in sorted(kwargs.items()))})"
+
+
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """Paired statistics of summary ``a`` against ``b`` (each with ``per_episode``)."""
     for key in SETTINGS:
@@ -68,8 +77,8 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     ka, kb = sum(wa[s] for s in seeds), sum(wb[s] for s in seeds)
     d, lo, hi = difference_ci(only_a, only_b, n)
     return {
-        "a": a["agent"],
-        "b": b["agent"],
+        "a": _label(a, b),
+        "b": _label(b, a),
         "seeds": n,
         "first_seed": seeds[0],
         "last_seed": seeds[-1],
