@@ -19,12 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from inselflucht_env.cli import run
 from inselflucht_env.errors import InputError
 from inselflucht_env.stats import difference_ci, mcnemar, wilson
+from train.json_file import read_evaluation
 
 SETTINGS = ("players", "meter", "taucher", "short_game")
 SAME_RUN = ("agent", *SETTINGS, "agent_kwargs")  # what joined runs must share
@@ -119,11 +119,8 @@ def read_side(paths: str) -> dict[str, Any]:
     with ``+`` (``join``)."""
     parts = []
     for path in paths.split("+"):
-        try:
-            summary = json.loads(Path(path).read_text())
-        except json.JSONDecodeError as err:
-            raise InputError(f"{path}: not a JSON file ({err})") from None
-        if not isinstance(summary, dict) or "per_episode" not in summary:
+        summary = read_evaluation(path, path)
+        if "per_episode" not in summary:
             raise InputError(
                 f"{path}: no per_episode records (run train.evaluate --json --details)"
             )

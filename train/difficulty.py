@@ -47,7 +47,7 @@ from inselflucht_env.evaluate import (
     summarize,
 )
 from inselflucht_env.stats import mcnemar
-from train.json_file import write_json
+from train.json_file import read_evaluation, write_json
 
 PLAYERS = (1, 2, 3, 4)
 METERS = ("leicht", "normal", "schwer")
@@ -157,12 +157,7 @@ def read_merge_runs(paths: list[str], seed: int) -> list[tuple[str, dict[str, An
     """Every ``--merge-run`` file read and checked before any game is played."""
     runs = []
     for path in paths:
-        try:
-            run = json.loads(Path(path).read_text())
-        except json.JSONDecodeError as err:
-            raise InputError(f"--merge-run {path}: not JSON ({err})") from None
-        if not isinstance(run, dict):
-            raise InputError(f"--merge-run {path}: not a train.evaluate --json output")
+        run = read_evaluation(path, f"--merge-run {path}")
         _run_variant(run, seed, path)
         runs.append((path, run))
     return runs
