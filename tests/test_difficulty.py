@@ -75,6 +75,26 @@ def test_a_bad_network_is_refused_before_any_game(tmp_path, capsys, spec, messag
     assert not js.exists()
 
 
+@pytest.mark.parametrize(
+    "flag, value, message",
+    [
+        ("--search-seconds", "0", "must be a finite number > 0"),
+        ("--search-seconds", "nan", "must be a finite number > 0"),
+        ("--search-simulations", "0", "must be >= 1"),
+        ("--heuristic-games", "-1", "must be >= 0"),
+        ("--workers", "0", "must be >= 1"),
+    ],
+)
+def test_a_bad_number_is_refused_by_name_before_any_game(tmp_path, capsys, flag, value, message):
+    js = tmp_path / "d.json"
+    with pytest.raises(SystemExit) as err:
+        D.main([flag, value, "--json-out", str(js), "--out", str(tmp_path / "d.md")])
+    assert err.value.code == 2
+    err_text = capsys.readouterr().err
+    assert flag in err_text and message in err_text
+    assert not js.exists()
+
+
 def test_a_search_over_a_network_is_not_a_grid_network(tmp_path, capsys):
     with pytest.raises(SystemExit):
         D.main(["--network", "netsearch:exit_2p_normal", "--out", str(tmp_path / "d.md")])

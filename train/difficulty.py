@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from inselflucht_env.agents import AGENT_NAMES, NOVICE_EPSILON, make_agent
-from inselflucht_env.cli import run
+from inselflucht_env.cli import natural_int, positive_float, positive_int, run
 from inselflucht_env.config import GameConfig
 from inselflucht_env.errors import InputError
 from inselflucht_env.evaluate import (
@@ -541,20 +541,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m train.difficulty", description=__doc__.split("\n")[0]
     )
-    p.add_argument("--heuristic-games", type=int, default=1000, help="games per cell")
+    p.add_argument("--heuristic-games", type=natural_int, default=1000, help="games per cell")
     p.add_argument(
         "--headline-games",
-        type=int,
+        type=natural_int,
         default=None,
         help="heuristic games for the 2-player normal plain cell (default: as others)",
     )
     p.add_argument(
         "--novice-games",
-        type=int,
+        type=natural_int,
         default=1000,
         help="games per cell for the novice (heuristic with 20%% random slips; 0: skip)",
     )
-    p.add_argument("--search-games", type=int, default=10, help="games per cell (0: skip)")
+    p.add_argument("--search-games", type=natural_int, default=10, help="games per cell (0: skip)")
     p.add_argument(
         "--search-variants",
         nargs="+",
@@ -565,13 +565,13 @@ def build_parser() -> argparse.ArgumentParser:
     _players_option(p, "--search-players", "the search agent plays")
     p.add_argument(
         "--search-headline-games",
-        type=int,
+        type=natural_int,
         default=None,
         help="search games for the 2-player normal plain cell",
     )
-    p.add_argument("--search-simulations", type=int, default=100)
-    p.add_argument("--search-seconds", type=float, default=0.5)
-    p.add_argument("--search-probe", type=int, default=6)
+    p.add_argument("--search-simulations", type=positive_int, default=100)
+    p.add_argument("--search-seconds", type=positive_float, default=0.5)
+    p.add_argument("--search-probe", type=positive_int, default=6)
     p.add_argument(
         "--network",
         action="append",
@@ -580,10 +580,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="a trained network (checkpoint folder or shipped name) that plays every cell "
         "with its raw policy; repeatable; with --from-json its grid is added to that file",
     )
-    p.add_argument("--network-games", type=int, default=1000, help="games per cell")
+    p.add_argument("--network-games", type=natural_int, default=1000, help="games per cell")
     _players_option(p, "--network-players", "the networks play")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=None, help="processes (pool backend)")
+    p.add_argument("--seed", type=natural_int, default=0)
+    p.add_argument("--workers", type=positive_int, default=None, help="processes (pool backend)")
     p.add_argument(
         "--backend",
         default="pool",
