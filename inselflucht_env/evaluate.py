@@ -296,6 +296,7 @@ def format_summary(s: dict[str, Any]) -> str:
 SEARCH_FLAGS = {
     "search": ("simulations", "seconds", "probe", "max_candidates"),
     "netsearch": ("simulations", "seconds", "c_puct", "heuristic_prior", "rollout_depth"),
+    "netflat": ("simulations", "seconds", "probe", "max_candidates", "rollout_depth"),
 }
 
 
@@ -317,8 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--agent",
         default="heuristic",
-        help="random | heuristic | novice | search | netsearch:CHECKPOINT | a "
-        "checkpoint folder or shipped policy name",
+        help="random | heuristic | novice | search | netsearch:CHECKPOINT | "
+        "netflat:CHECKPOINT | a checkpoint folder or shipped policy name",
     )
     p.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
     p.add_argument("--meter", default="normal", choices=sorted(METER_PRESETS))
@@ -348,7 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--details", action="store_true", help="with --json: one record per episode")
     p.add_argument("--no-progress", action="store_true")
-    g = p.add_argument_group("search agents (search, netsearch:...)")
+    g = p.add_argument_group("search agents (search, netsearch:..., netflat:...)")
     g.add_argument(
         "--simulations",
         type=positive_int,
@@ -381,8 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--rollout-depth",
         type=natural_int,
         default=None,
-        help="netsearch: heuristic decisions played on from a leaf before the value head "
-        "judges it (default 0; 400 plays every rollout to the end)",
+        help="netsearch, netflat: heuristic decisions played on from a leaf before the value "
+        "head judges it (netsearch default 0, netflat 20; 400 plays every rollout to the end)",
     )
     return p
 

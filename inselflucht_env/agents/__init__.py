@@ -9,7 +9,8 @@
 * ``"search"``: determinized Monte Carlo with the heuristic as rollout policy (``search.py``);
 * ``"<kind>:<argument>"``: an agent kind registered by a higher layer with
   ``register_agent_kind``; ``inselflucht_env.learned`` registers ``checkpoint:`` (a trained
-  network) and ``netsearch:`` (search guided by one);
+  network), ``netsearch:`` (tree search guided by one) and ``netflat:`` (the ``search``
+  agent with its rollouts cut short and judged by one's value head);
 * anything else is a checkpoint folder or shipped policy name, for the ``checkpoint`` kind.
 
 This layer knows only the engine. Learned agents need torch; their package registers itself

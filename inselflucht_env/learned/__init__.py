@@ -1,7 +1,8 @@
 """Learned policies: the network, the safe checkpoint format, and the agents that use them.
 
 Needs the ``policies`` extra (torch, sb3-contrib, safetensors). Importing this package
-registers the agent kinds ``checkpoint:`` and ``netsearch:`` with ``agents.make_agent``::
+registers the agent kinds ``checkpoint:``, ``netsearch:`` and ``netflat:`` with
+``agents.make_agent``::
 
     from inselflucht_env.learned import load_policy
     policy = load_policy("ppo_2p_normal")        # a shipped policy by name, or a folder
@@ -11,6 +12,7 @@ registers the agent kinds ``checkpoint:`` and ``netsearch:`` with ``agents.make_
 from ..agents import register_agent_kind
 from .agents import CheckpointAgent
 from .checkpoint import CheckpointError, load_network, read_metadata, save_checkpoint
+from .netflat import NetFlatAgent
 from .netsearch import NetSearchAgent, SearchResult
 from .network import NetworkSpec, build_policy
 from .policy import Policy, load_policy
@@ -18,10 +20,12 @@ from .shipped import resolve, shipped_names
 
 register_agent_kind("checkpoint", CheckpointAgent)
 register_agent_kind("netsearch", NetSearchAgent)
+register_agent_kind("netflat", NetFlatAgent)
 
 __all__ = [
     "CheckpointAgent",
     "CheckpointError",
+    "NetFlatAgent",
     "NetSearchAgent",
     "NetworkSpec",
     "Policy",

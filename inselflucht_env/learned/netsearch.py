@@ -51,9 +51,7 @@ from ..actions import N_ACTIONS
 from ..agents.determinize import determinize
 from ..agents.heuristic import HeuristicAgent
 from ..engine import State
-from .checkpoint import read_metadata
-from .policy import Policy, load_policy
-from .shipped import resolve
+from .policy import Policy, check_win_probability, load_policy_with_threads
 
 
 class Node:
@@ -137,19 +135,7 @@ class NetSearchAgent:
             raise ValueError(f"seconds must be > 0 or None, got {seconds!r}")
         if c_puct <= 0 or dirichlet_alpha < 0 or not 0 <= noise_fraction <= 1:
             raise ValueError("c_puct must be > 0, dirichlet_alpha >= 0, noise_fraction in [0, 1]")
-        if isinstance(policy, Policy):
-            self._policy: Policy | None = policy
-            self.path = policy.path
-            value_kind = policy.spec.value
-        else:
-            self._policy = None
-            self.path = str(resolve(policy))
-            value_kind = read_metadata(self.path)[1]["network"].get("value", "return")
-        if value_kind != "win_probability":
-            raise ValueError(
-                f"netsearch needs a network whose value head is a win probability "
-                f"(expert iteration); {self.path!r} has value {value_kind!r}"
-            )
+        self._policy, self.path = check_win_probability(policy, "netsearch")
         self.name = f"netsearch:{self.path}"
         self.simulations = simulations
         self.seconds = seconds
@@ -167,11 +153,7 @@ class NetSearchAgent:
     def policy(self) -> Policy:
         """The network (loaded on first use, with torch limited to ``threads``)."""
         if self._policy is None:
-            if self.threads:
-                import torch
-
-                torch.set_num_threads(self.threads)
-            self._policy = load_policy(self.path)
+            self._policy = load_policy_with_threads(self.path, self.threads)
         return self._policy
 
     # ------------------------------------------------------------------ entry points

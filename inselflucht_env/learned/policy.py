@@ -10,7 +10,7 @@ import torch
 
 from ..advice import Advisor, observation_size
 from ..engine import State
-from .checkpoint import load_network
+from .checkpoint import load_network, read_metadata
 from .network import NetworkSpec, policy_value
 from .shipped import resolve
 
@@ -85,3 +85,28 @@ def load_policy(spec: str | Path) -> Policy:
     folder = resolve(spec)
     network, net_spec, meta = load_network(folder)
     return Policy(network, net_spec, meta, str(folder))
+
+
+def check_win_probability(policy: str | Path | Policy, user: str) -> tuple[Policy | None, str]:
+    """``(policy or None, folder)`` for a search agent that reads the value head as the
+    team's win probability (expert iteration's networks); ``ValueError`` for any other head.
+    A folder or shipped name is only checked here (its metadata) and loaded on first use."""
+    if isinstance(policy, Policy):
+        loaded: Policy | None = policy
+        path, value_kind = policy.path, policy.spec.value
+    else:
+        loaded, path = None, str(resolve(policy))
+        value_kind = read_metadata(path)[1]["network"].get("value", "return")
+    if value_kind != "win_probability":
+        raise ValueError(
+            f"{user} needs a network whose value head is a win probability "
+            f"(expert iteration); {path!r} has value {value_kind!r}"
+        )
+    return loaded, path
+
+
+def load_policy_with_threads(path: str, threads: int | None) -> Policy:
+    """``load_policy(path)`` with torch limited to ``threads`` per process (None: unchanged)."""
+    if threads:
+        torch.set_num_threads(threads)
+    return load_policy(path)
