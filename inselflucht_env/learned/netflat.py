@@ -21,7 +21,7 @@ import numpy as np
 
 from ..agents.search import SearchAgent
 from ..engine import State
-from .policy import Policy, check_win_probability, load_policy_with_threads
+from .policy import Policy, check_win_probability, load_policy_with_threads, win_probability
 
 
 class NetFlatAgent(SearchAgent):
@@ -65,6 +65,4 @@ class NetFlatAgent(SearchAgent):
             s.apply(self.policy.act(s, rng), rng)
         if s.outcome is not None:
             return 1.0 if s.outcome == "win" else 0.0
-        net = self.network
-        _, values = net.evaluate(net.observe(s)[None], np.asarray(s.legal_mask(), dtype=bool)[None])
-        return min(1.0, max(0.0, float(values[0])))
+        return win_probability(self.network.evaluate_state(s)[1])

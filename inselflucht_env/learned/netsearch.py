@@ -51,7 +51,7 @@ from ..actions import N_ACTIONS
 from ..agents.determinize import determinize
 from ..agents.heuristic import HeuristicAgent
 from ..engine import State
-from .policy import Policy, check_win_probability, load_policy_with_threads
+from .policy import Policy, check_win_probability, load_policy_with_threads, win_probability
 
 
 class Node:
@@ -170,17 +170,15 @@ class NetSearchAgent:
         deadline = None if self.seconds is None else started + self.seconds
         policy = self.policy
         root = Node()
-        probs, values = policy.evaluate(
-            policy.observe(state)[None], np.asarray(state.legal_mask(), dtype=bool)[None]
-        )
-        prior = self._mix(probs[0], state)
+        probs, value = policy.evaluate_state(state)
+        prior = self._mix(probs, state)
         if self.dirichlet_alpha > 0:
             legal = state.legal_actions()
             noise = rng.dirichlet([self.dirichlet_alpha] * len(legal))
             prior = prior * (1 - self.noise_fraction)
             prior[legal] += self.noise_fraction * noise
         root.prior = prior.tolist()
-        root.visits, root.total = 1, _clip(values[0])
+        root.visits, root.total = 1, win_probability(value)
         done = 0
         while done < self.simulations:
             if deadline is not None and done and time.perf_counter() > deadline:
@@ -255,7 +253,7 @@ class NetSearchAgent:
             if leaf.prior is None:
                 leaf.prior = self._mix(probs[k], None, heuristic[k]).tolist()
             value = outcomes[k]
-            _backup(path, leaf, _clip(values[ends[k]]) if value is None else value)
+            _backup(path, leaf, win_probability(values[ends[k]]) if value is None else value)
 
     def _mix(self, prior: np.ndarray, state: State | None, choice: int = -1) -> np.ndarray:
         """The network's prior with ``heuristic_prior`` of the heuristic's choice mixed in
@@ -267,11 +265,6 @@ class NetSearchAgent:
         prior = prior * (1 - self.heuristic_prior)
         prior[choice] += self.heuristic_prior
         return prior
-
-
-def _clip(value: float) -> float:
-    """A value-head output as a probability (the head is linear, trained towards 0..1)."""
-    return min(1.0, max(0.0, float(value)))
 
 
 def _backup(path: list[tuple[Node, int]], leaf: Node, value: float) -> None:

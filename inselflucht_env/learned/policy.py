@@ -78,6 +78,18 @@ class Policy:
             probs = torch.softmax(logits, dim=-1)
         return probs.numpy().astype(np.float64), values.numpy().astype(np.float64)
 
+    def evaluate_state(self, state: State) -> tuple[np.ndarray, float]:
+        """``evaluate`` for one state: its masked action probabilities ``(36,)`` and its
+        value-head output."""
+        mask = np.asarray(state.legal_mask(), dtype=bool)
+        probs, values = self.evaluate(self.observe(state)[None], mask[None])
+        return probs[0], float(values[0])
+
+
+def win_probability(value: float) -> float:
+    """A value-head output as a probability (the head is linear, trained towards 0..1)."""
+    return min(1.0, max(0.0, float(value)))
+
 
 def load_policy(spec: str | Path) -> Policy:
     """A shipped policy by name (``"ppo_2p_normal"``) or a checkpoint folder, checked first;
