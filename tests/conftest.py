@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from inselflucht_env import actions as A
+from inselflucht_env.agents.heuristic import HeuristicAgent
 from inselflucht_env.board import column_row, place
 from inselflucht_env.cards import HELICOPTER, ISLAND_CARDS, N_LAND, NO_CARD, code, parse, suit_of
 from inselflucht_env.config import GameConfig
@@ -300,3 +301,36 @@ def island_cards(s: State) -> list[int]:
     out += [c for h in s.under_king for c in h]
     out += s.set_aside + s.box
     return out
+
+
+def midgame(seed: int = 3, decisions: int = 12, players: int = 2) -> State:
+    """A state some heuristic decisions into a game: places revealed, floods drawn."""
+    rng = np.random.default_rng(seed)
+    state = State.new(GameConfig.make(players=players), rng)
+    heuristic = HeuristicAgent()
+    for _ in range(decisions):
+        state.apply(heuristic.act(state, rng), rng)
+    assert state.outcome is None
+    return state
+
+
+def tiny_win_network_spec():
+    """The spec of a tiny policy-value network whose value head is a win probability (the
+    kind the network searches read); imports torch only when a learned test asks for it."""
+    from inselflucht_env.learned import NetworkSpec
+    from inselflucht_env.observation import OBSERVATION_SIZE
+
+    return NetworkSpec(
+        OBSERVATION_SIZE, "mlp", features_dim=16, net_arch=(16,), value="win_probability"
+    )
+
+
+@pytest.fixture(scope="session")
+def win_net(tmp_path_factory) -> str:
+    """The folder of an untrained ``tiny_win_network_spec`` network."""
+    from inselflucht_env.learned import build_policy, save_checkpoint
+
+    spec = tiny_win_network_spec()
+    folder = tmp_path_factory.mktemp("net") / "tiny"
+    save_checkpoint(build_policy(spec), folder, spec, {})
+    return str(folder)

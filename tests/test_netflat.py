@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 import torch
-from conftest import STANDARD, Game
+from conftest import STANDARD, Game, midgame, tiny_win_network_spec
 
 from inselflucht_env import actions as A
 from inselflucht_env.agents import make_agent
@@ -18,29 +18,16 @@ from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import State
 from inselflucht_env.learned import (
     NetFlatAgent,
-    NetworkSpec,
     build_policy,
     load_policy,
     save_checkpoint,
 )
-from inselflucht_env.observation import OBSERVATION_SIZE
-
-SPEC = NetworkSpec(
-    OBSERVATION_SIZE, "mlp", features_dim=16, net_arch=(16,), value="win_probability"
-)
-
-
-@pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory) -> str:
-    """A tiny untrained policy-value network whose value head is a win probability."""
-    folder = tmp_path_factory.mktemp("net") / "tiny"
-    save_checkpoint(build_policy(SPEC), folder, SPEC, {})
-    return str(folder)
 
 
 def constant_value(tmp_path, value: float) -> str:
     """A network whose value head says ``value`` for every observation."""
-    net = build_policy(SPEC)
+    spec = tiny_win_network_spec()
+    net = build_policy(spec)
     with torch.no_grad():
         for name, p in net.named_parameters():
             if "value" in name:
@@ -48,32 +35,22 @@ def constant_value(tmp_path, value: float) -> str:
                 if name.endswith("bias"):
                     p.fill_(value)
     folder = tmp_path / f"value_{value}"
-    save_checkpoint(net, folder, SPEC, {})
+    save_checkpoint(net, folder, spec, {})
     return str(folder)
 
 
-def midgame(seed: int = 3, decisions: int = 12) -> State:
-    rng = np.random.default_rng(seed)
-    state = State.new(GameConfig.make(players=2, meter="schwer"), rng)
-    heuristic = HeuristicAgent()
-    for _ in range(decisions):
-        state.apply(heuristic.act(state, rng), rng)
-    assert state.outcome is None
-    return state
-
-
-def test_make_agent_builds_netflat(checkpoint):
-    agent = make_agent(f"netflat:{checkpoint}", simulations=7, rollout_depth=3)
+def test_make_agent_builds_netflat(win_net):
+    agent = make_agent(f"netflat:{win_net}", simulations=7, rollout_depth=3)
     assert isinstance(agent, NetFlatAgent)
     assert (agent.simulations, agent.rollout_depth) == (7, 3)
     with pytest.raises(ValueError, match="netflat needs a network whose value head"):
         make_agent("netflat:ppo_2p_normal")  # a PPO value head is a discounted return
     with pytest.raises(ValueError, match="rollout_depth"):
-        make_agent(f"netflat:{checkpoint}", rollout_depth=-1)
+        make_agent(f"netflat:{win_net}", rollout_depth=-1)
 
 
-def test_plays_legal_actions_to_the_end(checkpoint):
-    agent = NetFlatAgent(checkpoint, simulations=12, probe=2, rollout_depth=2)
+def test_plays_legal_actions_to_the_end(win_net):
+    agent = NetFlatAgent(win_net, simulations=12, probe=2, rollout_depth=2)
     rng = np.random.default_rng(0)
     state = State.new(GameConfig.make(players=2, meter="schwer"), rng)
     agent_rng = np.random.default_rng(1)
@@ -103,22 +80,22 @@ def test_a_rollout_that_ends_in_time_scores_the_outcome(tmp_path):
     assert agent._rollout(state, HeuristicAgent().act(state), seed=5) in (0.0, 1.0)
 
 
-def test_one_legal_action_is_immediate(checkpoint):
+def test_one_legal_action_is_immediate(win_net):
     """A figure in a corner cut off by sea with one action left can only end its turn."""
     g = Game(STANDARD).put(0, 1, 1).sink((2, 1), (1, 2))
     g.s.actions_left = 1
     assert g.legal() == {"end_turn"}
-    agent = NetFlatAgent(checkpoint, simulations=50)
+    agent = NetFlatAgent(win_net, simulations=50)
     assert agent.act(g.s, np.random.default_rng(0)) == A.END_TURN
     assert agent._policy is None  # no network loaded
 
 
-def test_evaluate_command_passes_the_search_options_to_netflat(checkpoint, capsys):
+def test_evaluate_command_passes_the_search_options_to_netflat(win_net, capsys):
     from inselflucht_env.evaluate import main
 
     flags = ["--simulations", "6", "--probe", "2", "--max-candidates", "3"]
     flags += ["--rollout-depth", "3", "--episodes", "1", "--workers", "1"]
-    main(["--agent", f"netflat:{checkpoint}", *flags, "--no-progress", "--json"])
+    main(["--agent", f"netflat:{win_net}", *flags, "--no-progress", "--json"])
     summary = json.loads(capsys.readouterr().out)
     assert summary["episodes"] == 1
     assert summary["agent_kwargs"] == {

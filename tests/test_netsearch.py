@@ -7,50 +7,27 @@ import json
 
 import numpy as np
 import pytest
-from conftest import STANDARD, Game
+from conftest import STANDARD, Game, midgame
 
 from inselflucht_env import actions as A
 from inselflucht_env.agents import make_agent
-from inselflucht_env.agents.heuristic import HeuristicAgent
 from inselflucht_env.board import N_PLACES
 from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import HIDDEN, State
-from inselflucht_env.learned import NetSearchAgent, NetworkSpec, build_policy, save_checkpoint
+from inselflucht_env.learned import NetSearchAgent, NetworkSpec, build_policy
 from inselflucht_env.learned.netsearch import Node, puct_select
 from inselflucht_env.observation import OBSERVATION_SIZE
 
 
-@pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory) -> str:
-    """A tiny untrained policy-value network whose value head is a win probability."""
-    spec = NetworkSpec(
-        OBSERVATION_SIZE, "mlp", features_dim=16, net_arch=(16,), value="win_probability"
-    )
-    folder = tmp_path_factory.mktemp("net") / "tiny"
-    save_checkpoint(build_policy(spec), folder, spec, {})
-    return str(folder)
-
-
-def midgame(seed: int = 3, decisions: int = 12, players: int = 2) -> State:
-    """A state some heuristic decisions into a game: places revealed, floods drawn."""
-    rng = np.random.default_rng(seed)
-    state = State.new(GameConfig.make(players=players), rng)
-    heuristic = HeuristicAgent()
-    for _ in range(decisions):
-        state.apply(heuristic.act(state, rng), rng)
-    assert state.outcome is None
-    return state
-
-
-def test_make_agent_builds_netsearch(checkpoint):
-    agent = make_agent(f"netsearch:{checkpoint}", simulations=7)
+def test_make_agent_builds_netsearch(win_net):
+    agent = make_agent(f"netsearch:{win_net}", simulations=7)
     assert isinstance(agent, NetSearchAgent) and agent.simulations == 7
     with pytest.raises(ValueError, match="win probability"):
         make_agent("netsearch:ppo_2p_normal")  # a PPO value head is a discounted return
 
 
-def test_plays_legal_actions_to_the_end(checkpoint):
-    agent = NetSearchAgent(checkpoint, simulations=6, batch=3, rollout_depth=2, heuristic_prior=0.5)
+def test_plays_legal_actions_to_the_end(win_net):
+    agent = NetSearchAgent(win_net, simulations=6, batch=3, rollout_depth=2, heuristic_prior=0.5)
     rng = np.random.default_rng(0)
     state = State.new(GameConfig.make(players=2, meter="schwer"), rng)
     agent_rng = np.random.default_rng(1)
@@ -62,8 +39,8 @@ def test_plays_legal_actions_to_the_end(checkpoint):
 
 
 @pytest.mark.parametrize("simulations, batch", [(1, 8), (10, 4), (13, 5)])
-def test_budget_is_exact(checkpoint, simulations, batch):
-    agent = NetSearchAgent(checkpoint, simulations=simulations, batch=batch)
+def test_budget_is_exact(win_net, simulations, batch):
+    agent = NetSearchAgent(win_net, simulations=simulations, batch=batch)
     result = agent.search(midgame(), np.random.default_rng(0))
     assert result.simulations == simulations == int(result.visits.sum())
     assert agent.stats["simulations"] == simulations
@@ -72,13 +49,13 @@ def test_budget_is_exact(checkpoint, simulations, batch):
     assert set(np.flatnonzero(result.visits)) <= set(legal)
 
 
-def test_seconds_budget_stops_the_search(checkpoint):
-    agent = NetSearchAgent(checkpoint, simulations=10_000_000, seconds=0.05, batch=4)
+def test_seconds_budget_stops_the_search(win_net):
+    agent = NetSearchAgent(win_net, simulations=10_000_000, seconds=0.05, batch=4)
     result = agent.search(midgame(), np.random.default_rng(0))
     assert 4 <= result.simulations < 10_000_000
 
 
-def test_twin_deals_give_the_same_decision(checkpoint):
+def test_twin_deals_give_the_same_decision(win_net):
     """Two states with the same public history, differing only in the hidden cards and
     the undrawn flood order (R9), get the same search for the same generator."""
     state = midgame()
@@ -89,7 +66,7 @@ def test_twin_deals_give_the_same_decision(checkpoint):
     twin = state.with_hidden(cards[1:] + cards[:1], state.col_deck[::-1], state.row_deck)
     assert twin.card != state.card and twin.row_deck != state.row_deck
     for kwargs in ({}, {"rollout_depth": 4, "heuristic_prior": 0.3, "dirichlet_alpha": 0.3}):
-        agent = NetSearchAgent(checkpoint, simulations=24, batch=4, **kwargs)
+        agent = NetSearchAgent(win_net, simulations=24, batch=4, **kwargs)
         a = agent.search(state, np.random.default_rng(9))
         b = agent.search(twin, np.random.default_rng(9))
         assert np.array_equal(a.visits, b.visits) and a.value == b.value
@@ -112,23 +89,23 @@ def test_puct_prefers_prior_then_value():
     assert puct_select(node, [5, 2], c_puct=1.0) == 5
 
 
-def test_one_legal_action_is_immediate(checkpoint):
+def test_one_legal_action_is_immediate(win_net):
     """A figure in a corner cut off by sea with one action left can only end its turn."""
     g = Game(STANDARD).put(0, 1, 1).sink((2, 1), (1, 2))
     g.s.actions_left = 1
     assert g.legal() == {"end_turn"}
-    agent = NetSearchAgent(checkpoint, simulations=50)
+    agent = NetSearchAgent(win_net, simulations=50)
     assert agent.act(g.s, np.random.default_rng(0)) == A.END_TURN
     assert agent.stats["searched"] == 0 and agent._policy is None  # no network loaded
 
 
-def test_evaluate_command_runs_netsearch(checkpoint, capsys):
+def test_evaluate_command_runs_netsearch(win_net, capsys):
     from inselflucht_env.evaluate import main
 
     main(
         [
             "--agent",
-            f"netsearch:{checkpoint}",
+            f"netsearch:{win_net}",
             "--simulations",
             "2",
             "--episodes",
@@ -145,12 +122,12 @@ def test_evaluate_command_runs_netsearch(checkpoint, capsys):
     assert summary["episodes"] == 1 and summary["agent_kwargs"] == {"simulations": 2}
 
 
-def test_evaluate_command_passes_the_search_options_to_netsearch(checkpoint, capsys):
+def test_evaluate_command_passes_the_search_options_to_netsearch(win_net, capsys):
     from inselflucht_env.evaluate import main
 
     flags = ["--simulations", "2", "--c-puct", "2.5", "--heuristic-prior", "0.5"]
     flags += ["--rollout-depth", "3", "--episodes", "1", "--workers", "1"]
-    main(["--agent", f"netsearch:{checkpoint}", *flags, "--no-progress", "--json"])
+    main(["--agent", f"netsearch:{win_net}", *flags, "--no-progress", "--json"])
     summary = json.loads(capsys.readouterr().out)
     assert summary["agent_kwargs"] == {
         "simulations": 2,
