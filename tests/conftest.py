@@ -303,6 +303,27 @@ def island_cards(s: State) -> list[int]:
     return out
 
 
+def play_agent(agent, config: GameConfig, seed: int, check=None) -> State:
+    """Play a game of ``config`` (deal ``seed``) with ``agent`` deciding for every figure,
+    checking that each action is legal and that deciding leaves the state untouched;
+    ``check(state)`` runs before every action."""
+    rng = np.random.default_rng(seed)
+    arng = np.random.default_rng(seed + 1)
+    s = State.new(config, rng)
+    while s.outcome is None:
+        before = describe(s)
+        a = agent.act(s, arng)
+        assert describe(s) == before, "an agent must not modify the state"
+        assert a in s.legal_actions(), (
+            A.action_name(a),
+            [A.action_name(x) for x in s.legal_actions()],
+        )
+        if check:
+            check(s)
+        s.apply(a, rng)
+    return s
+
+
 def midgame(seed: int = 3, decisions: int = 12, players: int = 2) -> State:
     """A state some heuristic decisions into a game: places revealed, floods drawn."""
     rng = np.random.default_rng(seed)

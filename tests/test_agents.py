@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import twin
+from conftest import play_agent, twin
 
 from inselflucht_env import actions as A
 from inselflucht_env.agents import (
@@ -40,30 +40,12 @@ def small_search() -> SearchAgent:
     return SearchAgent(simulations=12, probe=3, seconds=1e9, max_candidates=3)
 
 
-def play(agent, config: GameConfig, seed: int, check=None) -> State:
-    rng = np.random.default_rng(seed)
-    arng = np.random.default_rng(seed + 1)
-    s = State.new(config, rng)
-    while s.outcome is None:
-        before = describe(s)
-        a = agent.act(s, arng)
-        assert describe(s) == before, "an agent must not modify the state"
-        assert a in s.legal_actions(), (
-            A.action_name(a),
-            [A.action_name(x) for x in s.legal_actions()],
-        )
-        if check:
-            check(s)
-        s.apply(a, rng)
-    return s
-
-
 # ---------------------------------------------------------------- legal play
 @pytest.mark.parametrize("make", [RandomAgent, HeuristicAgent])
 def test_agents_play_only_legal_actions(make):
     agent = make()
     assert isinstance(agent, Agent)
-    outcomes = [play(agent, cfg, seed).outcome for cfg in CONFIGS for seed in range(12)]
+    outcomes = [play_agent(agent, cfg, seed).outcome for cfg in CONFIGS for seed in range(12)]
     assert len(outcomes) == 60 and set(outcomes) <= {"win", "L1", "L2", "L3", "L4", "L5", "L6"}
     assert len(set(outcomes)) >= 3  # games of every kind were played to their ends
 
@@ -72,15 +54,15 @@ def test_search_agent_plays_only_legal_actions():
     """The search agent plays legal actions to the end: 3 players, short game here; two
     2-player games are checked move by move in ``test_same_public_history_same_play``."""
     agent = small_search()
-    play(agent, CONFIGS[2], 4)
+    play_agent(agent, CONFIGS[2], 4)
     assert agent.stats["decisions"] > 20 and agent.stats["rollouts"] > agent.stats["decisions"]
 
 
 def test_heuristic_wins_clearly_more_than_random():
     """The headline target in small: random never wins, the heuristic mostly does."""
     cfg = GameConfig.make(players=2)
-    h = sum(play(HeuristicAgent(), cfg, seed).outcome == "win" for seed in range(40))
-    r = sum(play(RandomAgent(), cfg, seed).outcome == "win" for seed in range(40))
+    h = sum(play_agent(HeuristicAgent(), cfg, seed).outcome == "win" for seed in range(40))
+    r = sum(play_agent(RandomAgent(), cfg, seed).outcome == "win" for seed in range(40))
     assert r == 0
     assert h >= 24
 
@@ -293,7 +275,7 @@ def test_a_checkpoint_path_or_shipped_name_builds_the_learned_agent():
     agent = make_agent("ppo_2p_normal_noadvice")
     assert isinstance(agent, CheckpointAgent)
     assert isinstance(make_agent("checkpoint:checkpoints/ppo_2p_normal"), CheckpointAgent)
-    s = play(agent, GameConfig.make(players=2, short_game=True), 0)
+    s = play_agent(agent, GameConfig.make(players=2, short_game=True), 0)
     assert s.outcome is not None
 
 

@@ -9,13 +9,12 @@ import json
 import numpy as np
 import pytest
 import torch
-from conftest import STANDARD, Game, midgame, tiny_win_network_spec
+from conftest import STANDARD, Game, midgame, play_agent, tiny_win_network_spec
 
 from inselflucht_env import actions as A
 from inselflucht_env.agents import make_agent
 from inselflucht_env.agents.heuristic import HeuristicAgent
 from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import State
 from inselflucht_env.learned import (
     NetFlatAgent,
     build_policy,
@@ -51,13 +50,7 @@ def test_make_agent_builds_netflat(win_net):
 
 def test_plays_legal_actions_to_the_end(win_net):
     agent = NetFlatAgent(win_net, simulations=12, probe=2, rollout_depth=2)
-    rng = np.random.default_rng(0)
-    state = State.new(GameConfig.make(players=2, meter="schwer"), rng)
-    agent_rng = np.random.default_rng(1)
-    while state.outcome is None:
-        action = agent.act(state, agent_rng)
-        assert action in state.legal_actions()
-        state.apply(action, rng)
+    play_agent(agent, GameConfig.make(players=2, meter="schwer"), 0)
     assert agent.stats["rollouts"] > 0
 
 

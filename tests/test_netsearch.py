@@ -7,13 +7,13 @@ import json
 
 import numpy as np
 import pytest
-from conftest import STANDARD, Game, midgame
+from conftest import STANDARD, Game, midgame, play_agent
 
 from inselflucht_env import actions as A
 from inselflucht_env.agents import make_agent
 from inselflucht_env.board import N_PLACES
 from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import HIDDEN, State
+from inselflucht_env.engine import HIDDEN
 from inselflucht_env.learned import NetSearchAgent, NetworkSpec, build_policy
 from inselflucht_env.learned.netsearch import Node, puct_select
 from inselflucht_env.observation import OBSERVATION_SIZE
@@ -28,13 +28,7 @@ def test_make_agent_builds_netsearch(win_net):
 
 def test_plays_legal_actions_to_the_end(win_net):
     agent = NetSearchAgent(win_net, simulations=6, batch=3, rollout_depth=2, heuristic_prior=0.5)
-    rng = np.random.default_rng(0)
-    state = State.new(GameConfig.make(players=2, meter="schwer"), rng)
-    agent_rng = np.random.default_rng(1)
-    while state.outcome is None:
-        action = agent.act(state, agent_rng)
-        assert action in state.legal_actions()
-        state.apply(action, rng)
+    play_agent(agent, GameConfig.make(players=2, meter="schwer"), 0)
     assert agent.stats["searched"] > 0
 
 
