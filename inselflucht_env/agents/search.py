@@ -170,11 +170,19 @@ class SearchAgent:
         sq = sum(d * d for d in diff)
         return gain, (gain / sq**0.5 if sq else 0.0)
 
-    def _rollout(self, world: State, action: int, seed: int) -> float:
+    def _play_out(self, world: State, action: int, seed: int, decisions: int | None) -> State:
+        """A copy of ``world`` after ``action`` and then the heuristic's decisions, until
+        the game ends or ``decisions`` of them are played (``None``: no limit)."""
         s = world.clone()
         rng = np.random.default_rng(seed)
         s.apply(action, rng)
         pol = self.policy
-        while s.outcome is None:
+        left = -1 if decisions is None else decisions
+        while s.outcome is None and left:
             s.apply(pol.act(s, rng), rng)
-        return 1.0 if s.outcome == "win" else 0.0
+            left -= 1
+        return s
+
+    def _rollout(self, world: State, action: int, seed: int) -> float:
+        """Score of ``action`` in one world: 1 if the heuristic then wins, else 0."""
+        return 1.0 if self._play_out(world, action, seed, None).outcome == "win" else 0.0

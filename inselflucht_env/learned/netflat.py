@@ -17,8 +17,6 @@ search and ``netsearch`` it reads public facts only (R9): worlds come from
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..agents.search import SearchAgent
 from ..engine import State
 from .policy import Policy, check_win_probability, load_policy_with_threads, win_probability
@@ -56,13 +54,7 @@ class NetFlatAgent(SearchAgent):
     def _rollout(self, world: State, action: int, seed: int) -> float:
         """Play ``action`` and up to ``rollout_depth`` heuristic decisions in a copy of
         ``world``; the outcome if the game ended, else the value head's estimate."""
-        s = world.clone()
-        rng = np.random.default_rng(seed)
-        s.apply(action, rng)
-        for _ in range(self.rollout_depth):
-            if s.outcome is not None:
-                break
-            s.apply(self.policy.act(s, rng), rng)
+        s = self._play_out(world, action, seed, self.rollout_depth)
         if s.outcome is not None:
             return 1.0 if s.outcome == "win" else 0.0
         return win_probability(self.network.evaluate_state(s)[1])
