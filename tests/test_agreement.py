@@ -41,3 +41,12 @@ def test_a_move_straight_back_is_a_reversal():
     )
     assert not _reverses(left, up) and not _reverses(up, up) and not _reverses(up, None)
     assert not _reverses(action_index("swim:down"), up)
+
+
+def test_a_teacher_that_reads_only_the_observation_never_answers_a_repeated_one_differently():
+    """The imitation ceiling: where a plain observation comes back, the heuristic's choice
+    comes back with it (a student can copy it exactly); a random teacher's does not."""
+    heuristic = agreement("heuristic", "heuristic", CONFIG, range(5))
+    assert heuristic.repeated > 0 and heuristic.ambiguous == 0
+    coin = agreement("heuristic", "random", CONFIG, range(5))
+    assert 0 < coin.ambiguous <= coin.repeated

@@ -11,7 +11,10 @@ rate alone does not say whether a student loses by a few wrong choices or by man
 agreement on the states the student itself reaches, which is what DAgger trains on. Prints
 the agreement, the most frequent (teacher, agent) disagreements and how many of the moves
 played (R4.2) step straight back to where the figure came from: a memoryless student
-torn between two goals walks in circles and loses on time (L6).
+torn between two goals walks in circles and loses on time (L6). It also counts the
+decisions whose plain observation came before and, among them, those where the teacher
+chose otherwise than the first time: none means the observation holds all the teacher
+reads, so an exact imitation from it exists.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from inselflucht_env.cli import natural_int, positive_int, run
 from inselflucht_env.config import METER_PRESETS, GameConfig
 from inselflucht_env.engine import State
 from inselflucht_env.evaluate import AGENT_STREAM
+from inselflucht_env.observation import encode_observation
 
 
 @dataclass
@@ -40,6 +44,8 @@ class Agreement:
     disagreements: collections.Counter[tuple[int, int]]
     moves: int = 0
     reversals: int = 0
+    repeated: int = 0
+    ambiguous: int = 0
 
     @property
     def rate(self) -> float:
@@ -67,6 +73,7 @@ def agreement(
         raise ValueError(f"on={on!r}: expected 'teacher' or 'agent'")
     agent, teacher = make_agent(agent_spec), make_agent(teacher_spec)
     result = Agreement(0, 0, collections.Counter())
+    first_choice: dict[bytes, int] = {}  # the teacher's choice where an observation first came
     for seed in seeds:
         deal_rng = np.random.default_rng(seed)
         rng = np.random.default_rng([seed, AGENT_STREAM])
@@ -77,6 +84,12 @@ def agreement(
             asked = len(state.legal_actions()) > 1  # a forced move is no decision
             choice = agent.act(state, rng) if asked else wanted
             if asked:
+                observation = encode_observation(state).tobytes()
+                if observation in first_choice:
+                    result.repeated += 1
+                    result.ambiguous += first_choice[observation] != wanted
+                else:
+                    first_choice[observation] = wanted
                 result.decisions += 1
                 result.agreed += choice == wanted
                 if choice != wanted:
@@ -118,7 +131,9 @@ def main(argv: list[str] | None = None) -> None:
             f"{args.agent} agrees with {args.teacher} on {result.agreed}/{result.decisions} "
             f"decisions ({100 * result.rate:.1f}%), {args.players} player(s), meter "
             f"{args.meter}, seeds {args.seed}..{args.seed + args.games - 1}, on the "
-            f"{args.on}'s games; {result.reversals}/{result.moves} moves step straight back"
+            f"{args.on}'s games; {result.reversals}/{result.moves} moves step straight back; "
+            f"{result.repeated} repeated observations, {result.ambiguous} of them with another "
+            f"{args.teacher} choice than where the observation first came"
         )
         for (wanted, chosen), n in result.disagreements.most_common(8):
             print(f"  {n:5d}  {args.teacher} {ACTION_NAMES[wanted]}, agent {ACTION_NAMES[chosen]}")
