@@ -17,7 +17,14 @@ from inselflucht_env.engine import State
 from inselflucht_env.learned import load_policy, read_metadata
 from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
-from train.expert_iteration import OBS_SCALE, _network_spec, load_replay, main, self_play
+from train.expert_iteration import (
+    OBS_SCALE,
+    _network_spec,
+    held_out_losses,
+    load_replay,
+    main,
+    self_play,
+)
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 SMOKE = str(CONFIGS / "exit_smoke.yaml")
@@ -119,6 +126,8 @@ def test_smoke_run_then_resume_continues_exactly(tmp_path):
     run = main(["--config", SMOKE, "--set", out])
     progress = json.loads((run / "progress.json").read_text())
     assert progress["iteration"] == 1 and len(progress["history"]) == 2
+    warm, first = progress["history"]
+    assert "held_out/policy_loss" not in warm and 0 <= first["held_out/agreement"] <= 1
     for name in ("iterations/iter_0000", "iterations/iter_0001", "best"):
         _, meta = read_metadata(run / name)
         assert meta["network"]["value"] == "win_probability"
@@ -220,6 +229,31 @@ def test_a_teacher_expert_labels_its_own_choice_one_hot(tmp_path):
                 action = legal[0]
             state.apply(action, deal_rng)
     assert k == len(targets) and samples["obs"].shape[1] == OBSERVATION_SIZE
+
+
+def test_held_out_losses_judge_the_network_that_played_on_its_new_samples(tmp_path):
+    """``held_out/*``: before a round trains, the network that played it is scored on its
+    new samples: the mean cross-entropy against the targets, the value error against the
+    outcomes (``value_mix`` 0) and how often its own choice is the target's; evenly spaced
+    samples when there are more than ``limit``."""
+    run = main(["--config", SMOKE, "--set", f"output.run_dir={tmp_path}", "--set", "iterations=0"])
+    folder = run / "iterations" / "iter_0000"
+    job = (str(folder), {"players": 2}, "heuristic", {"simulations": 4}, 0, 1.0, 0, [3, 4])
+    out = self_play(job)
+    new, policy = out["samples"], load_policy(folder)
+    tr = {"value_mix": 0.0}
+    obs = new["obs"].astype(np.float32) / OBS_SCALE
+    probs, values = policy.evaluate(obs, new["mask"])
+    targets = new["target"].astype(np.float32).argmax(1)
+    chosen = probs[np.arange(len(probs)), targets]
+    losses = held_out_losses(policy.network, new, tr)
+    assert losses["policy_loss"] == pytest.approx(-np.log(chosen).mean(), rel=1e-4)
+    assert losses["agreement"] == pytest.approx((probs.argmax(1) == targets).mean())
+    assert losses["value_loss"] == pytest.approx(((values - new["outcome"]) ** 2).mean(), rel=1e-4)
+
+    few = held_out_losses(policy.network, new, tr, limit=3)
+    spaced = np.linspace(0, len(targets) - 1, 3).astype(int)
+    assert few["agreement"] == pytest.approx((probs.argmax(1) == targets)[spaced].mean())
 
 
 def test_ship_takes_an_expert_iteration_run(tmp_path):

@@ -49,6 +49,9 @@ checkpoint, evaluate, save the resumable state.
 * **Evaluation** after every iteration on fixed seeds: the raw network (argmax of the
   policy, ``checkpoint`` agent) on ``eval.network_games`` games, the guided search on
   ``eval.search_games``, exactly as ``python -m train.evaluate --seed 11000000`` plays them.
+  Before a round trains, ``held_out/*`` scores the network that played it on the round's
+  new samples (loss, agreement with the targets): the window's training loss also falls by
+  memorising, this one only by what carries over to states not yet trained on.
 
 Deal seeds: the blocks of ``train/seeds.py`` (warm start 10,000,000 + i, evaluation after
 every iteration 11,000,000 + i, self-play 20,000,000 + 100,000 * iteration + i), apart from
@@ -110,6 +113,7 @@ from train.seeds import EXIT_EVAL_SEEDS, SEEDS_PER_ITERATION, SELF_PLAY_SEEDS, W
 SEARCH_STREAM = 0x5E1F_5EA7
 OBS_SCALE = 60  # every observation entry is a multiple of 1/60: stored exactly as uint8
 SAMPLE_FIELDS = ("obs", "mask", "target", "outcome", "root_value")
+HELD_OUT_SAMPLES = 20_000  # of each round's new samples, for the held-out losses
 SEARCH_KEYS = (  # the search section's keys that the self-play search takes
     "simulations",
     "c_puct",
@@ -307,6 +311,28 @@ def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
     return [seeds[i : i + size] for i in range(0, len(seeds), size)]
 
 
+class _Losses(NamedTuple):
+    policy: torch.Tensor  # mean cross-entropy against the targets
+    value: torch.Tensor  # mean squared error against z'
+    log_p: torch.Tensor  # the masked log-policy of every sample
+    target: torch.Tensor  # the normalised targets
+
+
+def _losses(network, replay: dict[str, np.ndarray], idx: np.ndarray, tr: dict) -> _Losses:
+    """The loss in the module docstring on the samples ``idx`` of ``replay``."""
+    obs = torch.from_numpy(replay["obs"][idx].astype(np.float32) / OBS_SCALE)
+    mask = torch.from_numpy(replay["mask"][idx])
+    target = torch.from_numpy(replay["target"][idx].astype(np.float32))
+    target = target / target.sum(1, keepdim=True)
+    z = torch.from_numpy(
+        (1 - tr["value_mix"]) * replay["outcome"][idx] + tr["value_mix"] * replay["root_value"][idx]
+    )
+    logits, values = policy_value(network, obs)
+    log_p = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+    policy_loss = -(target * log_p).sum(1).mean()
+    return _Losses(policy_loss, torch.nn.functional.mse_loss(values, z), log_p, target)
+
+
 def train_network(
     network,
     optimizer: torch.optim.Optimizer,
@@ -321,29 +347,37 @@ def train_network(
     totals = {"policy_loss": 0.0, "value_loss": 0.0, "target_entropy": 0.0}
     for _ in tqdm(range(steps), desc="training", unit="step", dynamic_ncols=True, leave=False):
         idx = torch.randint(n, (min(tr["batch_size"], n),), generator=generator).numpy()
-        obs = torch.from_numpy(replay["obs"][idx].astype(np.float32) / OBS_SCALE)
-        mask = torch.from_numpy(replay["mask"][idx])
-        target = torch.from_numpy(replay["target"][idx].astype(np.float32))
-        target = target / target.sum(1, keepdim=True)
-        z = torch.from_numpy(
-            (1 - tr["value_mix"]) * replay["outcome"][idx]
-            + tr["value_mix"] * replay["root_value"][idx]
-        )
-        logits, values = policy_value(network, obs)
-        log_p = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
-        policy_loss = -(target * log_p).sum(1).mean()
-        value_loss = torch.nn.functional.mse_loss(values, z)
+        loss = _losses(network, replay, idx, tr)
         optimizer.zero_grad()
-        (policy_loss + tr["value_coef"] * value_loss).backward()
+        (loss.policy + tr["value_coef"] * loss.value).backward()
         torch.nn.utils.clip_grad_norm_(network.parameters(), tr["max_grad_norm"])
         optimizer.step()
         with torch.no_grad():
-            t_log = torch.log(target.clamp_min(1e-12))
-            totals["target_entropy"] += float(-(target * t_log).sum(1).mean())
-        totals["policy_loss"] += float(policy_loss.detach())
-        totals["value_loss"] += float(value_loss.detach())
+            t_log = torch.log(loss.target.clamp_min(1e-12))
+            totals["target_entropy"] += float(-(loss.target * t_log).sum(1).mean())
+        totals["policy_loss"] += float(loss.policy.detach())
+        totals["value_loss"] += float(loss.value.detach())
     network.set_training_mode(False)
     return {k: v / steps for k, v in totals.items()}
+
+
+def held_out_losses(
+    network, new: dict[str, np.ndarray], tr: dict[str, Any], limit: int = HELD_OUT_SAMPLES
+) -> dict[str, float]:
+    """The network's losses on this round's samples before it trains on them, and how often
+    its argmax is the target's: the loss on the replay window falls also by memorising it,
+    this one only by learning what carries over to the states the next games reach. At most
+    ``limit`` evenly spaced samples (no random draw: the run stays reproducible)."""
+    n = len(new["outcome"])
+    idx = np.unique(np.linspace(0, n - 1, min(n, limit)).astype(np.int64))
+    with torch.no_grad():
+        loss = _losses(network, new, idx, tr)
+    agree = (loss.log_p.argmax(1) == loss.target.argmax(1)).float().mean()
+    return {
+        "policy_loss": float(loss.policy),
+        "value_loss": float(loss.value),
+        "agreement": float(agree),
+    }
 
 
 def evaluate_iteration(pool, folder: Path, conf: dict[str, Any], workers: int) -> dict:
@@ -513,6 +547,9 @@ def main(argv: list[str] | None = None) -> Path:
                 scalars["self_play/win_rate"] = sum(p["wins"] for p in parts) / games
                 scalars["self_play/games_per_second"] = games / play_seconds
                 scalars["self_play/samples"] = len(new["outcome"])
+                if iteration:  # iteration 0's network never played: nothing is held out
+                    held_out = held_out_losses(network, new, tr_now)
+                    scalars.update({f"held_out/{k}": v for k, v in held_out.items()})
             scalars["replay/samples"] = len(replay["outcome"])
 
             # 5. Train on the replay window.
