@@ -257,14 +257,16 @@ def test_held_out_losses_judge_the_network_that_played_on_its_new_samples(tmp_pa
 
 
 def test_ship_takes_an_expert_iteration_run(tmp_path):
-    """``train.ship`` picks between an expert-iteration run's best network and its last
-    iteration and ships the choice, reported beside the heuristic on the report seeds."""
+    """``train.ship`` picks among an expert-iteration run's best network, its last iteration
+    and the iterations named with ``--iterations``, and ships the choice, reported beside the
+    heuristic on the report seeds."""
     from train.ship import main as ship
 
     run = main(["--config", SMOKE, "--set", f"output.run_dir={tmp_path}"])
     args = ["--name", "exit_smoke", "--episodes", "2", "--select-episodes", "2", "--workers", "1"]
-    meta = ship([str(run), *args, "--out", str(tmp_path / "shipped")])
-    assert set(meta["evaluation"]["selection"]) == {"best", "iter_0001"}
+    meta = ship([str(run), *args, "--iterations", "0", "--out", str(tmp_path / "shipped")])
+    assert set(meta["evaluation"]["selection"]) == {"best", "iter_0000", "iter_0001"}
+    assert meta["evaluation"]["command"].endswith("--iterations 0")
     assert meta["evaluation"]["heuristic_same_seeds"]["episodes"] == 2
     shipped = load_policy(tmp_path / "shipped" / "exit_smoke")
     assert (
@@ -280,6 +282,16 @@ def test_ship_refuses_a_folder_without_a_run(tmp_path):
     with pytest.raises(SystemExit) as err:
         ship([str(tmp_path), "--name", "x", "--episodes", "1", "--select-episodes", "1"])
     assert err.value.code == 2
+
+
+def test_ship_refuses_an_iteration_the_run_does_not_have(tmp_path, capsys):
+    from train.ship import main as ship
+
+    run = main(["--config", SMOKE, "--set", f"output.run_dir={tmp_path}", "--set", "iterations=0"])
+    with pytest.raises(SystemExit) as err:
+        ship([str(run), "--name", "x", "--iterations", "7", "--out", str(tmp_path / "shipped")])
+    assert err.value.code == 2 and "no iteration 7" in capsys.readouterr().err
+    assert not (tmp_path / "shipped").exists()
 
 
 def test_the_plain_search_as_expert_labels_legal_one_hot_choices(tmp_path):

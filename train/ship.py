@@ -1,11 +1,13 @@
 """Ship a trained policy: evaluate it beside the heuristic and write ``checkpoints/<name>``.
 
     python -m train.ship runs/<run> --name ppo_2p_normal [--episodes 1000]
-                         [--select-episodes 1000] [--workers 2]
+                         [--select-episodes 1000] [--workers 2] [--iterations N ...]
 
 Picks among the run's final policy, its best evaluation model and (if the run cloned a
 teacher first) the cloned policy before PPO -- or, for a ``train.expert_iteration`` run,
-its ``best/`` network and its last iteration -- on *selection* seeds (``train.seeds``), then
+its ``best/`` network, its last iteration and any iterations named with ``--iterations``
+(``best/`` is chosen by a small, noisy evaluation, so late iterations deserve a look) -- on
+*selection* seeds (``train.seeds``), then
 evaluates the chosen one on the report seeds (0 .. episodes-1) beside the heuristic, so the
 reported rate is not inflated by the choice. Writes ``checkpoints/<name>`` with a
 ``metadata.json`` holding the chosen policy's metadata plus the evaluation: win rate and 95%
@@ -36,17 +38,22 @@ from train.seeds import SELECTION_SEEDS
 CANDIDATES = ("final", "best", "pretrained")  # checkpoint folders a train.train run writes
 
 
-def _candidates(run: Path) -> dict[str, Path]:
+def _candidates(run: Path, iterations: list[int]) -> dict[str, Path]:
     """The run's checkpoint folders to compare: the final policy, the best one of the
     periodic evaluation and the cloned policy before PPO (the last two if present); for an
-    expert-iteration run (``progress.json``) its best network and its last iteration."""
+    expert-iteration run (``progress.json``) its best network, its last iteration and the
+    named ``iterations`` (each must exist)."""
     progress = run / "progress.json"
     if progress.is_file():
         last = json.loads(progress.read_text())["iteration"]
-        folders = {
-            "best": run / "best",
-            f"iter_{last:04d}": iteration_folder(run, last),
-        }
+        folders = {"best": run / "best"}
+        for i in sorted({*iterations, last}):
+            folder = iteration_folder(run, i)
+            if i != last and not (folder / METADATA_FILE).is_file():
+                raise CheckpointError(f"--iterations: {run} has no iteration {i} ({folder})")
+            folders[folder.name] = folder
+    elif iterations:
+        raise CheckpointError(f"--iterations: {run} is not an expert-iteration run")
     else:
         folders = {label: run / label for label in CANDIDATES}
     found = {label: f for label, f in folders.items() if (f / METADATA_FILE).is_file()}
@@ -67,6 +74,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="games per candidate on the selection seeds",
     )
     parser.add_argument("--workers", type=positive_int, default=2)
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        nargs="+",
+        default=[],
+        metavar="N",
+        help="more candidates: these iterations of an expert-iteration run",
+    )
     parser.add_argument("--out", default="checkpoints", help="folder of shipped checkpoints")
     args = parser.parse_args(argv)
     return run(lambda: ship(args))
@@ -74,7 +89,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 def ship(args: argparse.Namespace) -> dict[str, Any]:
     run_dir = Path(args.run)
-    candidates = _candidates(run_dir)
+    candidates = _candidates(run_dir, args.iterations)
     _, meta = read_metadata(next(iter(candidates.values())))
     env = meta["config"]["env"]
     game = {
@@ -101,9 +116,14 @@ def ship(args: argparse.Namespace) -> dict[str, Any]:
     print(format_comparison(paired))
     strip = lambda s: {k: v for k, v in s.items() if k != "per_episode"}  # noqa: E731
     meta["shipped_from"] = f"{run_dir}/{label}"
+    command = (
+        f"python -m train.ship {run_dir} --name {args.name} --episodes {args.episodes} "
+        f"--select-episodes {args.select_episodes}"
+    )
+    if args.iterations:
+        command += " --iterations " + " ".join(map(str, args.iterations))
     meta["evaluation"] = {
-        "command": f"python -m train.ship {run_dir} --name {args.name} --episodes "
-        f"{args.episodes} --select-episodes {args.select_episodes}",
+        "command": command,
         "selection": {
             k: {"seed": SELECTION_SEEDS, "episodes": v["episodes"], "wins": v["wins"]}
             for k, v in selection.items()
