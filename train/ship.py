@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inselflucht_env.cli import positive_int, run
+from inselflucht_env.cli import natural_int, positive_int, run
 from inselflucht_env.evaluate import evaluate, format_summary
 from inselflucht_env.learned.checkpoint import (
     METADATA_FILE,
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--workers", type=positive_int, default=2)
     parser.add_argument(
         "--iterations",
-        type=int,
+        type=natural_int,
         nargs="+",
         default=[],
         metavar="N",
