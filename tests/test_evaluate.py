@@ -313,6 +313,7 @@ def test_compare_paired_toy_case(tmp_path):
     c = compare(a, b)
     assert c["seeds"] == 5 and c["wins_a"] == 4 and c["wins_b"] == 2
     assert c["only_a"] == 2 and c["only_b"] == 0
+    assert c["b_lost_only_a_won"] == {"L2": 1, "L6": 1} and c["a_lost_only_b_won"] == {}
     assert c["p_value"] == pytest.approx(0.5)
     assert c["difference"] == pytest.approx(0.4)
     with pytest.raises(ValueError):
@@ -339,6 +340,21 @@ def test_compare_joins_one_agents_runs_on_disjoint_seeds(tmp_path, capsys):
     c = main([str(tmp_path / "a.json"), f"{tmp_path / 'b1.json'}+{tmp_path / 'b2.json'}", "--json"])
     assert (c["seeds"], c["wins_a"], c["wins_b"], c["only_a"], c["only_b"]) == (4, 2, 3, 1, 2)
     assert json.loads(capsys.readouterr().out)["last_seed"] == 3
+
+
+def test_compare_says_how_each_side_lost_the_deals_only_the_other_won(tmp_path, capsys):
+    """R6.3: the loss causes of the discordant deals, in L1-L6 order; a deal both lost
+    (seed 4) and one both won (seed 0) are not counted."""
+    from train.compare import main
+
+    a = _run("network", range(6), ["win", "L6", "L4", "win", "L1", "L6"])
+    b = _run("heuristic", range(6), ["win", "win", "win", "L4", "L2", "win"])
+    for name, summary in (("a.json", a), ("b.json", b)):
+        (tmp_path / name).write_text(json.dumps(summary))
+    main([str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    out = capsys.readouterr().out
+    assert "how network lost the deals only heuristic won: L4 1, L6 2" in out
+    assert "how heuristic lost the deals only network won: L4 1" in out
 
 
 def test_compare_refuses_to_join_different_agents_or_a_seed_twice():

@@ -6,7 +6,9 @@
 
 Both files are ``train.evaluate --json --details`` outputs for the same game settings. The
 deals are fixed by the seeds, so a seed won by one agent and lost by the other is a paired
-observation; the exact McNemar test asks whether those discordant seeds split evenly.
+observation; the exact McNemar test asks whether those discordant seeds split evenly. How
+each agent lost the deals that only the other won (R6.3's L1-L6) says where the weaker one
+falls short: a cut-off island (L4) is a bad salvage or a lost race, L6 is time.
 
 A side may be several files joined with ``+``: runs of one agent (same settings and agent
 options) on disjoint seeds, e.g. a slow search evaluated in two sittings::
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from inselflucht_env.cli import run
+from inselflucht_env.engine import OUTCOMES
 from inselflucht_env.errors import InputError
 from inselflucht_env.stats import difference_ci, mcnemar, wilson
 from train.json_file import read_evaluation
@@ -61,18 +64,27 @@ def _label(run: dict[str, Any], other: dict[str, Any]) -> str:
     return f"{run['agent']} ({', '.join(f'{k}={v}' for k, v in sorted(kwargs.items()))})"
 
 
+def loss_causes(outcomes: dict[int, str], seeds: Sequence[int]) -> dict[str, int]:
+    """How many of ``seeds`` ended in each loss (``engine.OUTCOMES`` order, none left out
+    but those that never happened)."""
+    counts = {o: sum(outcomes[s] == o for s in seeds) for o in OUTCOMES if o != "win"}
+    return {o: n for o, n in counts.items() if n}
+
+
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """Paired statistics of summary ``a`` against ``b`` (each with ``per_episode``)."""
     for key in SETTINGS:
         if a.get(key) != b.get(key):
             raise InputError(f"the runs differ in {key}: {a.get(key)!r} vs {b.get(key)!r}")
-    wa = {e["seed"]: e["outcome"] == "win" for e in a["per_episode"]}
-    wb = {e["seed"]: e["outcome"] == "win" for e in b["per_episode"]}
+    oa = {e["seed"]: e["outcome"] for e in a["per_episode"]}
+    ob = {e["seed"]: e["outcome"] for e in b["per_episode"]}
+    wa, wb = ({s: o == "win" for s, o in out.items()} for out in (oa, ob))
     seeds = sorted(set(wa) & set(wb))
     if not seeds:
         raise InputError("the runs share no seeds")
-    only_a = sum(wa[s] and not wb[s] for s in seeds)
-    only_b = sum(wb[s] and not wa[s] for s in seeds)
+    seeds_only_a = [s for s in seeds if wa[s] and not wb[s]]
+    seeds_only_b = [s for s in seeds if wb[s] and not wa[s]]
+    only_a, only_b = len(seeds_only_a), len(seeds_only_b)
     n = len(seeds)
     ka, kb = sum(wa[s] for s in seeds), sum(wb[s] for s in seeds)
     d, lo, hi = difference_ci(only_a, only_b, n)
@@ -90,10 +102,16 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "ci_b": wilson(kb, n),
         "only_a": only_a,
         "only_b": only_b,
+        "a_lost_only_b_won": loss_causes(oa, seeds_only_b),
+        "b_lost_only_a_won": loss_causes(ob, seeds_only_a),
         "difference": d,
         "difference_ci": (lo, hi),
         "p_value": mcnemar(only_a, only_b),
     }
+
+
+def _causes(counts: dict[str, int]) -> str:
+    return ", ".join(f"{cause} {n}" for cause, n in counts.items()) or "none"
 
 
 def format_comparison(c: dict[str, Any]) -> str:
@@ -107,6 +125,8 @@ def format_comparison(c: dict[str, Any]) -> str:
             f"  {c['b']}: {c['wins_b']} wins = {pb:.1f}% (95% {100 * c['ci_b'][0]:.1f}-"
             f"{100 * c['ci_b'][1]:.1f}%)",
             f"  won only by {c['a']}: {c['only_a']}, only by {c['b']}: {c['only_b']}",
+            f"  how {c['a']} lost the deals only {c['b']} won: {_causes(c['a_lost_only_b_won'])}",
+            f"  how {c['b']} lost the deals only {c['a']} won: {_causes(c['b_lost_only_a_won'])}",
             f"  difference {100 * c['difference']:+.1f} points (paired 95% "
             f"{100 * c['difference_ci'][0]:+.1f} to {100 * c['difference_ci'][1]:+.1f}); exact "
             f"McNemar p = {c['p_value']:.3g}",
