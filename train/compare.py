@@ -7,8 +7,8 @@
 Both files are ``train.evaluate --json --details`` outputs for the same game settings. The
 deals are fixed by the seeds, so a seed won by one agent and lost by the other is a paired
 observation; the exact McNemar test asks whether those discordant seeds split evenly. How
-each agent lost the deals that only the other won (R6.3's L1-L6) says where the weaker one
-falls short: a cut-off island (L4) is a bad salvage or a lost race, L6 is time.
+each agent lost the deals that only the other won (R6.3's L1-L6, or an illegal action)
+says where the weaker one falls short, e.g. places cut off (L4) or time run out (L6).
 
 A side may be several files joined with ``+``: runs of one agent (same settings and agent
 options) on disjoint seeds, e.g. a slow search evaluated in two sittings::
