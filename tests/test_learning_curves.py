@@ -348,6 +348,24 @@ def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_p
     assert sum(t.startswith("heuristic, 4p normal") for t in legends) == 1
 
 
+def test_two_runs_of_one_name_on_one_setting_are_told_apart_by_their_start_date():
+    """Run 5 and run 9 were both exit_4p_dagger at 4p normal: the legend adds the date."""
+    from train.learning_curves import _run_labels
+
+    runs = [
+        {"run": "runs/exit_4p_dagger-20261201-230559", "target": "4p normal"},
+        {"run": "runs/exit_4p_search-20261201-212934", "target": "4p normal"},
+        {"run": "runs/exit_4p_dagger-20261204-150532", "target": "4p normal"},
+        {"run": "runs/exit_2p_schwer-20261202-000233", "target": "2p schwer"},
+    ]
+    assert _run_labels(runs) == [
+        "4p normal, exit_4p_dagger (2026-12-01)",
+        "4p normal, exit_4p_search",
+        "4p normal, exit_4p_dagger (2026-12-04)",
+        "2p schwer",
+    ]
+
+
 def test_an_earlier_learning_json_keeps_the_curves_whose_run_folders_are_gone(tmp_path):
     """--previous: the PPO curve and the expert-iteration runs of the earlier file stay, a
     run read again by --exit replaces its old curve in place, a new run comes last."""

@@ -388,6 +388,24 @@ def merge_exit_curves(kept: list[dict], fresh: list[dict]) -> list[dict]:
 
 
 # ----------------------------------------------------------------------- outputs
+def _run_labels(runs: list[dict[str, Any]]) -> list[str]:
+    """What the legend calls each run: its setting; with two runs on one setting also the
+    run's name (its folder less the time stamp), and with two of that name its start date."""
+    per_target = Counter(ex["target"] for ex in runs)
+    names = [Path(ex["run"]).name.split("-") for ex in runs]  # name-YYYYMMDD-HHMMSS
+    per_name = Counter((ex["target"], parts[0]) for ex, parts in zip(runs, names, strict=True))
+    labels = []
+    for ex, parts in zip(runs, names, strict=True):
+        label = ex["target"]
+        if per_target[ex["target"]] > 1:
+            label += f", {parts[0]}"
+            stamp = parts[1] if len(parts) > 1 else ""
+            if per_name[(ex["target"], parts[0])] > 1 and len(stamp) == 8 and stamp.isdigit():
+                label += f" ({stamp[:4]}-{stamp[4:6]}-{stamp[6:]})"
+        labels.append(label)
+    return labels
+
+
 def _band(ax, points, label, style="-o", colour=None, interval=True):
     xs = [p["x"] for p in points]
     (line,) = ax.plot(
@@ -455,12 +473,9 @@ def plot(data: dict[str, Any], path: Path) -> None:
         "search": "guided search",
         "self_play": "self-play games",
     }
-    runs_per_target = Counter(ex["target"] for ex in runs)
     drawn: set[str] = set()
-    for k, ex in enumerate(runs):  # one colour a run: its curves and its setting's heuristic
-        colour = f"C{k % 10}"
-        run_name = Path(ex["run"]).name.rsplit("-", 2)[0]  # two runs on one target: say which
-        where = f"{ex['target']}, {run_name}" if runs_per_target[ex["target"]] > 1 else ex["target"]
+    for k, (ex, where) in enumerate(zip(runs, _run_labels(runs), strict=True)):
+        colour = f"C{k % 10}"  # one colour a run: its curves and its setting's heuristic
         for agent, points in ex["evaluation"].items():
             label = f"{where}: {names.get(agent, agent)}"
             if agent == "self_play":  # thousands of games a point: no interval drawn
