@@ -357,12 +357,16 @@ def test_two_runs_of_one_name_on_one_setting_are_told_apart_by_their_start_date(
         {"run": "runs/exit_4p_search-20261201-212934", "target": "4p normal"},
         {"run": "runs/exit_4p_dagger-20261204-150532", "target": "4p normal"},
         {"run": "runs/exit_2p_schwer-20261202-000233", "target": "2p schwer"},
+        {"run": "runs/my-run-20261203-010203", "target": "2p normal"},
+        {"run": "runs/my-run-20261204-010203", "target": "2p normal"},
     ]
     assert _run_labels(runs) == [
         "4p normal, exit_4p_dagger (2026-12-01)",
         "4p normal, exit_4p_search",
         "4p normal, exit_4p_dagger (2026-12-04)",
         "2p schwer",
+        "2p normal, my-run (2026-12-03)",  # a name with hyphens stays whole
+        "2p normal, my-run (2026-12-04)",
     ]
 
 

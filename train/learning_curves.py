@@ -82,6 +82,8 @@ SELF_PLAY_TAG = "self_play/win_rate"
 GAMES_TAG = "self_play/games"
 MARKERS = {"ppo": "ppo-table", "exit": "exit-table"}
 SYMLOG_FROM = 1000  # self-play games: the right panel's axis turns logarithmic above
+# A run folder: NAME-YYYYMMDD-HHMMSS (train.expert_iteration); NAME may hold hyphens.
+RUN_FOLDER = re.compile(r"(?P<name>.+)-(?P<year>\d{4})(?P<month>\d\d)(?P<day>\d\d)-\d{6}")
 
 
 def _read_yaml(path: Path) -> dict:
@@ -392,16 +394,16 @@ def _run_labels(runs: list[dict[str, Any]]) -> list[str]:
     """What the legend calls each run: its setting; with two runs on one setting also the
     run's name (its folder less the time stamp), and with two of that name its start date."""
     per_target = Counter(ex["target"] for ex in runs)
-    names = [Path(ex["run"]).name.split("-") for ex in runs]  # name-YYYYMMDD-HHMMSS
-    per_name = Counter((ex["target"], parts[0]) for ex, parts in zip(runs, names, strict=True))
+    stamped = [RUN_FOLDER.fullmatch(Path(ex["run"]).name) for ex in runs]
+    names = [m["name"] if m else Path(ex["run"]).name for ex, m in zip(runs, stamped, strict=True)]
+    per_name = Counter(zip((ex["target"] for ex in runs), names, strict=True))
     labels = []
-    for ex, parts in zip(runs, names, strict=True):
+    for ex, name, m in zip(runs, names, stamped, strict=True):
         label = ex["target"]
         if per_target[ex["target"]] > 1:
-            label += f", {parts[0]}"
-            stamp = parts[1] if len(parts) > 1 else ""
-            if per_name[(ex["target"], parts[0])] > 1 and len(stamp) == 8 and stamp.isdigit():
-                label += f" ({stamp[:4]}-{stamp[4:6]}-{stamp[6:]})"
+            label += f", {name}"
+            if m and per_name[(ex["target"], name)] > 1:
+                label += f" ({m['year']}-{m['month']}-{m['day']})"
         labels.append(label)
     return labels
 
