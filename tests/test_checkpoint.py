@@ -15,6 +15,7 @@ import os
 import pickle
 import shutil
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -190,6 +191,18 @@ def test_bad_network_spec_is_a_clear_error(good):
     (good / "metadata.json").write_text(json.dumps(meta))
     with pytest.raises(CheckpointError, match="bad network spec.*transformer"):
         load_policy(good)
+
+
+def test_a_network_of_more_convolutions_round_trips_and_older_specs_read_two(tmp_path):
+    """``cnn_layers`` came after the first checkpoints: a spec without it is the two
+    convolutions those were trained with."""
+    spec = replace(SPEC, features="centred_cnn", cnn_channels=4, cnn_layers=3)
+    network = build_policy(spec)
+    assert sum(isinstance(m, torch.nn.Conv2d) for m in network.modules()) == 3
+    save_checkpoint(network, tmp_path / "ck", spec, {})
+    assert load_policy(tmp_path / "ck").spec == spec
+    old = {k: v for k, v in SPEC.to_json().items() if k != "cnn_layers"}
+    assert NetworkSpec.from_json(old).cnn_layers == 2
 
 
 def test_saved_network_loads_with_identical_outputs_and_optimizer_state(tmp_path):

@@ -83,6 +83,15 @@ def test_bad_override_is_a_config_error():
     }
 
 
+def test_the_network_section_names_the_number_of_convolutions():
+    """``network.cnn_layers``: 2 unless set (the runs before the key had two)."""
+    assert _network_spec(exit_config.validate({})["network"]).cnn_layers == 2
+    conf = exit_config.validate({"network": {"features": "centred_cnn", "cnn_layers": 4}})
+    assert _network_spec(conf["network"]).cnn_layers == 4
+    with pytest.raises(exit_config.ConfigError, match="cnn_layers"):
+        exit_config.validate({"network": {"cnn_layers": 0}})
+
+
 def test_a_schedule_changes_keys_from_its_iteration_on():
     conf = exit_config.validate(
         {

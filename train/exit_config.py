@@ -104,6 +104,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
             choice("centred_cnn", "board_cnn", "mlp"),
         ),
         "cnn_channels": Key((int,), 32, "channels of the board convolutions", positive),
+        "cnn_layers": Key(
+            (int,), 2, "board convolutions (each 3x3: one more cell of sight)", positive
+        ),
         "features_dim": Key((int,), 128, "size of the extracted features", positive),
         "net_arch": Key((list,), [128, 128], "hidden layers of policy and value heads", net_arch),
     },

@@ -412,6 +412,7 @@ def _network_spec(net: dict[str, Any]) -> NetworkSpec:
         net["features_dim"],
         tuple(net["net_arch"]),
         "win_probability",
+        net["cnn_layers"],
     )
 
 

@@ -47,7 +47,7 @@ VALUE_KINDS = ("return", "win_probability")
 
 
 class BoardCNN(BaseFeaturesExtractor):
-    """Two 3x3 convolutions over the board planes, concatenated with the vector part.
+    """3x3 convolutions (two by default) over the board planes, then the vector part.
 
     The observation (``inselflucht_env.observation``) is flat; its first ``BOARD_SIZE``
     entries are ``N_PLANES`` planes over the grid. Convolutions see neighbourhoods (adjacent
@@ -66,6 +66,7 @@ class BoardCNN(BaseFeaturesExtractor):
         features_dim: int = 256,
         cnn_channels: int = 32,
         centred: bool = False,
+        cnn_layers: int = 2,
     ):
         super().__init__(observation_space, features_dim)
         vector_size = observation_space.shape[0] - BOARD_SIZE
@@ -73,13 +74,11 @@ class BoardCNN(BaseFeaturesExtractor):
         planes, cells = (N_PLANES + 1, _CANVAS * _CANVAS) if centred else (N_PLANES, N_PLACES)
         if centred:
             self.register_buffer("centring", _centring_index(), persistent=False)
-        self.board = nn.Sequential(
-            nn.Conv2d(planes, cnn_channels, 3, padding=1),
-            nn.ReLU(),
-            nn.Conv2d(cnn_channels, cnn_channels, 3, padding=1),
-            nn.ReLU(),
-            nn.Flatten(),
-        )
+        layers: list[nn.Module] = []
+        for i in range(cnn_layers):
+            layers += [nn.Conv2d(planes if i == 0 else cnn_channels, cnn_channels, 3, padding=1)]
+            layers += [nn.ReLU()]
+        self.board = nn.Sequential(*layers, nn.Flatten())
         self.head = nn.Sequential(
             nn.Linear(cnn_channels * cells + vector_size, features_dim), nn.ReLU()
         )
@@ -117,13 +116,20 @@ class NetworkSpec:
     features_dim: int = 256
     net_arch: tuple[int, ...] = (256, 256)
     value: str = "return"
+    cnn_layers: int = 2  # last: older checkpoints' metadata has no such key
 
     def __post_init__(self) -> None:
         if self.features not in FEATURES:
             raise ValueError(f"network features {self.features!r}: expected one of {FEATURES}")
         if self.value not in VALUE_KINDS:
             raise ValueError(f"network value {self.value!r}: expected one of {VALUE_KINDS}")
-        sizes = (self.observation_size, self.cnn_channels, self.features_dim, *self.net_arch)
+        sizes = (
+            self.observation_size,
+            self.cnn_channels,
+            self.cnn_layers,
+            self.features_dim,
+            *self.net_arch,
+        )
         if not self.net_arch or any(
             not isinstance(s, int) or isinstance(s, bool) or s <= 0 for s in sizes
         ):
@@ -162,6 +168,7 @@ def policy_kwargs(spec: NetworkSpec) -> dict[str, Any]:
             features_extractor_kwargs={
                 "features_dim": spec.features_dim,
                 "cnn_channels": spec.cnn_channels,
+                "cnn_layers": spec.cnn_layers,
                 "centred": spec.features == "centred_cnn",
             },
         )
