@@ -63,12 +63,12 @@ def test_distill_fits_the_size_asked_for_and_scores_the_newest_decisions(run_fol
     assert last["policy_loss"] == pytest.approx(progress["history"][-1]["held_out/policy_loss"])
 
 
-def test_a_widened_network_computes_what_the_trained_one_did(run_folder, tmp_path):
+def test_a_grown_network_computes_what_the_trained_one_did(run_folder, tmp_path):
     """``--init``: the trained weights fill the leading blocks, new units add nothing until
     training moves their outgoing weights off zero."""
     trained = run_folder / "iterations" / "iter_0002"
     network, spec, _ = load_network(trained)
-    wide = distill.widened(network, spec, replace(spec, features_dim=24, net_arch=(20,)))
+    wide = distill.grown(network, spec, replace(spec, features_dim=24, net_arch=(20,)))
     obs = torch.rand(50, spec.observation_size)
     with torch.no_grad():
         for a, b in zip(policy_value(network, obs), policy_value(wide, obs), strict=True):
@@ -85,7 +85,7 @@ def test_a_grown_convolution_starts_as_the_identity():
     left it non-negative, and a Dirac kernel copies each channel."""
     spec = NetworkSpec(OBSERVATION_SIZE, "centred_cnn", 4, 16, (16,), "win_probability")
     network = build_policy(spec)
-    deeper = distill.widened(network, spec, replace(spec, cnn_layers=4, features_dim=20))
+    deeper = distill.grown(network, spec, replace(spec, cnn_layers=4, features_dim=20))
     obs = torch.rand(30, OBSERVATION_SIZE)
     with torch.no_grad():
         for a, b in zip(policy_value(network, obs), policy_value(deeper, obs), strict=True):
@@ -103,12 +103,12 @@ def test_a_grown_convolution_starts_as_the_identity():
         {"cnn_layers": 1},
     ],
 )
-def test_widening_only_grows_widths(run_folder, change):
+def test_growing_only_grows_widths_and_convolutions(run_folder, change):
     network, spec, _ = load_network(run_folder / "iterations" / "iter_0002")
     with pytest.raises(
         ConfigError, match="only its features_dim and net_arch widths and its cnn_layers can grow"
     ):
-        distill.widened(network, spec, replace(spec, **change))
+        distill.grown(network, spec, replace(spec, **change))
 
 
 def test_the_step_size_decays_on_a_cosine_held_at_each_blocks_middle():
@@ -145,6 +145,20 @@ def test_a_stopped_distillation_resumes_exactly(run_folder, tmp_path, monkeypatc
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
     history = json.loads((resumed / "progress.json").read_text())["history"]
     assert [h["steps"] for h in history] == [2, 4, 5]
+
+
+def test_a_resume_trusts_the_checkpoint_over_a_lagging_progress_file(run_folder, tmp_path):
+    """A stop after the network's save but before progress.json's: the checkpoint's own
+    step count decides, so no block trains twice."""
+    out = distill.main(_options(run_folder, tmp_path / "lagging"))
+    before = _weights(out)
+    progress = json.loads((out / "progress.json").read_text())
+    progress["steps_done"], progress["history"] = 4, progress["history"][:2]
+    (out / "progress.json").write_text(json.dumps(progress))
+    distill.main(["--resume", str(out)])
+    after = _weights(out)
+    assert all(np.array_equal(before[k], after[k]) for k in before)
+    assert json.loads((out / "progress.json").read_text())["steps_done"] == 5
 
 
 @pytest.mark.parametrize(

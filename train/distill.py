@@ -2,7 +2,7 @@
 
     python -m train.distill runs/exit_4p_dagger-<stamp> --out runs/distill_4p_wide \\
         --features-dim 384 --net-arch 384 384 --steps 20000
-    python -m train.distill runs/exit_4p_dagger-<stamp> --out runs/widened_4p \
+    python -m train.distill runs/exit_4p_dagger-<stamp> --out runs/grown_4p \
         --init checkpoints/exit_4p_normal_dagger --features-dim 384 --net-arch 384 384
     python -m train.distill --resume runs/distill_4p_wide
 
@@ -58,6 +58,7 @@ from inselflucht_env.learned.checkpoint import (
     CheckpointError,
     load_network,
     load_optimizer,
+    read_metadata,
     save_checkpoint,
 )
 from inselflucht_env.learned.network import FEATURES, NetworkSpec, build_policy
@@ -98,7 +99,7 @@ def block_learning_rate(peak: float, first: int, steps: int, total: int) -> floa
     return peak * 0.5 * (1 + math.cos(math.pi * (first + steps / 2) / total))
 
 
-def widened(network: nn.Module, trained: NetworkSpec, spec: NetworkSpec) -> nn.Module:
+def grown(network: nn.Module, trained: NetworkSpec, spec: NetworkSpec) -> nn.Module:
     """A network of ``spec`` that computes what ``network`` (of ``trained``) does.
 
     Each trained tensor fills the leading block of the new one and the weights from new
@@ -199,13 +200,26 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", help="the folder to write (must not exist)")
     parser.add_argument("--resume", metavar="OUT", help="continue this distillation")
     parser.add_argument(
-        "--init", metavar="CHECKPOINT", help="widen this trained network instead of random weights"
+        "--init", metavar="CHECKPOINT", help="grow this trained network instead of random weights"
     )
-    parser.add_argument("--features", choices=FEATURES, help="default: the run's")
-    parser.add_argument("--cnn-channels", type=positive_int, help="default: the run's")
-    parser.add_argument("--cnn-layers", type=positive_int, help="default: the run's")
-    parser.add_argument("--features-dim", type=positive_int, help="default: the run's")
-    parser.add_argument("--net-arch", type=positive_int, nargs="+", help="default: the run's")
+    parser.add_argument(
+        "--features", choices=FEATURES, help="default: the run's (with --init: that network's)"
+    )
+    parser.add_argument(
+        "--cnn-channels", type=positive_int, help="default: the run's (with --init: that network's)"
+    )
+    parser.add_argument(
+        "--cnn-layers", type=positive_int, help="default: the run's (with --init: that network's)"
+    )
+    parser.add_argument(
+        "--features-dim", type=positive_int, help="default: the run's (with --init: that network's)"
+    )
+    parser.add_argument(
+        "--net-arch",
+        type=positive_int,
+        nargs="+",
+        help="default: the run's (with --init: that network's)",
+    )
     parser.add_argument("--steps", type=positive_int, default=20_000)
     parser.add_argument("--eval-every", type=positive_int, default=1_000, metavar="STEPS")
     parser.add_argument("--learning-rate", type=positive_float, default=3e-4, metavar="PEAK")
@@ -229,6 +243,14 @@ def main(argv: list[str] | None = None) -> Path:
         if not (out / "progress.json").is_file():
             raise ConfigError(f"--resume {args.resume!r}: no progress.json there")
         progress = json.loads((out / "progress.json").read_text())
+        # The checkpoint is the truth: its metadata is written last, after its weights and
+        # optimiser state; a stop between it and progress.json loses only a history line.
+        _, meta = read_metadata(out / "network")
+        progress["steps_done"] = meta["distill"]["steps_done"]
+        progress["history"] = [
+            h for h in progress["history"] if h["steps"] <= meta["distill"]["steps_done"]
+        ]
+        write_json(out / "progress.json", progress)
     else:
         out = Path(args.out)
         if out.exists():
@@ -243,7 +265,7 @@ def main(argv: list[str] | None = None) -> Path:
     if progress["steps_done"]:
         network, _, _ = load_network(out / "network")
     elif plan["init"]:
-        network = widened(*_trained(plan["init"]), spec)
+        network = grown(*_trained(plan["init"]), spec)
     else:
         network = build_policy(spec)
     optimizer = torch.optim.AdamW(
