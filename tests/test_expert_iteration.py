@@ -19,10 +19,10 @@ from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
 from train.expert_iteration import (
     OBS_SCALE,
-    _network_spec,
     held_out_losses,
     load_replay,
     main,
+    network_spec,
     self_play,
 )
 
@@ -36,7 +36,7 @@ def test_exit_configs_validate_and_fit_the_size_limit():
     for path in CONFIGS.glob("exit_*.yaml"):
         conf = exit_config.load(path)
         assert set(conf) == set(exit_config.SCHEMA)
-        network = build_policy(_network_spec(conf["network"]))
+        network = build_policy(network_spec(conf["network"]))
         assert 4 * sum(p.numel() for p in network.parameters()) <= 5e6, path
 
 
@@ -85,9 +85,9 @@ def test_bad_override_is_a_config_error():
 
 def test_the_network_section_names_the_number_of_convolutions():
     """``network.cnn_layers``: 2 unless set (the runs before the key had two)."""
-    assert _network_spec(exit_config.validate({})["network"]).cnn_layers == 2
+    assert network_spec(exit_config.validate({})["network"]).cnn_layers == 2
     conf = exit_config.validate({"network": {"features": "centred_cnn", "cnn_layers": 4}})
-    assert _network_spec(conf["network"]).cnn_layers == 4
+    assert network_spec(conf["network"]).cnn_layers == 4
     with pytest.raises(exit_config.ConfigError, match="cnn_layers"):
         exit_config.validate({"network": {"cnn_layers": 0}})
 

@@ -62,9 +62,8 @@ from inselflucht_env.learned.checkpoint import (
     save_checkpoint,
 )
 from inselflucht_env.learned.network import FEATURES, NetworkSpec, build_policy
-from inselflucht_env.observation import OBSERVATION_SIZE
 from train.exit_config import ConfigError
-from train.expert_iteration import held_out_losses, load_replay, train_network
+from train.expert_iteration import held_out_losses, load_replay, network_spec, train_network
 from train.json_file import write_json
 
 TRAIN_KEYS = ("batch_size", "value_coef", "value_mix", "weight_decay", "max_grad_norm")
@@ -178,22 +177,6 @@ def _plan(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def spec_of(network: dict[str, Any]) -> NetworkSpec:
-    """The network a plan trains (a bad size is a ConfigError naming it)."""
-    try:
-        return NetworkSpec(
-            OBSERVATION_SIZE,
-            network["features"],
-            network["cnn_channels"],
-            network["features_dim"],
-            tuple(network["net_arch"]),
-            "win_probability",
-            network["cnn_layers"],
-        )
-    except ValueError as err:
-        raise ConfigError(str(err)) from None
-
-
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("run", nargs="?", help="the expert-iteration run folder to learn from")
@@ -257,7 +240,7 @@ def main(argv: list[str] | None = None) -> Path:
             raise ConfigError(f"--out {args.out!r} exists: --resume it, or name a new folder")
         progress = {"plan": _plan(args), "steps_done": 0, "history": []}
     plan = progress["plan"]
-    spec = spec_of(plan["network"])
+    spec = network_spec(plan["network"])  # sizes checked by the options' types
     torch.set_num_threads(plan["torch_threads"])
     torch.manual_seed(plan["seed"])
 

@@ -404,7 +404,8 @@ def evaluate_iteration(pool, folder: Path, conf: dict[str, Any], workers: int) -
     return results
 
 
-def _network_spec(net: dict[str, Any]) -> NetworkSpec:
+def network_spec(net: dict[str, Any]) -> NetworkSpec:
+    """The network a config's (validated) ``network`` section describes."""
     return NetworkSpec(
         OBSERVATION_SIZE,
         net["features"],
@@ -468,7 +469,7 @@ def main(argv: list[str] | None = None) -> Path:
     # (before the run folder exists: a bad warm_start.init leaves no folder behind).
     torch.set_num_threads(tr["torch_threads"])
     torch.manual_seed(tr["seed"])
-    spec = _network_spec(conf["network"])
+    spec = network_spec(conf["network"])
     if progress["state"]:
         state_dir = run_dir / progress["state"]
         network, spec, _ = load_network(state_dir / "network")
