@@ -62,6 +62,7 @@ from inselflucht_env.learned.checkpoint import (
     save_checkpoint,
 )
 from inselflucht_env.learned.network import FEATURES, NetworkSpec, build_policy
+from train import exit_config
 from train.exit_config import ConfigError
 from train.expert_iteration import held_out_losses, load_replay, network_spec, train_network
 from train.json_file import write_json
@@ -119,10 +120,10 @@ def grown(network: nn.Module, trained: NetworkSpec, spec: NetworkSpec) -> nn.Mod
             f"--init holds {trained}: only its features_dim and net_arch widths and its "
             f"cnn_layers can grow (asked for {spec})"
         )
-    grown = build_policy(spec)
+    bigger = build_policy(spec)
     old = dict(network.named_parameters())
     with torch.no_grad():
-        for name, param in grown.named_parameters():
+        for name, param in bigger.named_parameters():
             if name not in old:  # a new convolution (its weight, then its bias)
                 if param.dim() == 4:
                     nn.init.dirac_(param)
@@ -132,7 +133,7 @@ def grown(network: nn.Module, trained: NetworkSpec, spec: NetworkSpec) -> nn.Mod
             if param.dim() == 2:  # a Linear layer's [out, in]: no weight from a new input
                 param[: old[name].shape[0], old[name].shape[1] :] = 0
             param[tuple(slice(0, n) for n in old[name].shape)] = old[name]
-    return grown
+    return bigger
 
 
 def _trained(init: str) -> tuple[nn.Module, NetworkSpec]:
@@ -148,12 +149,9 @@ def _plan(args: argparse.Namespace) -> dict[str, Any]:
     """The whole recipe from the command line and the run's config: what progress.json keeps."""
     run_dir = Path(args.run)
     window = window_of(run_dir)
-    conf = yaml.safe_load((run_dir / "config.yaml").read_text())
-    base = (
-        {"cnn_layers": NetworkSpec.cnn_layers, **conf["network"]}  # older runs: the default
-        if args.init is None
-        else _trained(args.init)[1].to_json()
-    )
+    # validated as a run's config is on resume: keys added since the run get their defaults
+    conf = exit_config.validate(yaml.safe_load((run_dir / "config.yaml").read_text()))
+    base = conf["network"] if args.init is None else _trained(args.init)[1].to_json()
     network = {
         key: base[key] if getattr(args, key) is None else getattr(args, key)
         for key in NETWORK_OPTIONS
