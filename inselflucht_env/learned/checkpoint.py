@@ -39,6 +39,7 @@ WEIGHTS_FILE = "weights.safetensors"
 OPTIMIZER_FILE = "optimizer.safetensors"
 OPTIMIZER_CONFIG_FILE = "optimizer.json"
 KNOWN_FILES = frozenset({METADATA_FILE, WEIGHTS_FILE, OPTIMIZER_FILE, OPTIMIZER_CONFIG_FILE})
+RESERVED_KEYS = frozenset({"format", "format_version", "package_version", "network", "signature"})
 
 
 class CheckpointError(InputError):
@@ -103,7 +104,25 @@ def save_checkpoint(
         "network": spec.to_json(),
         "signature": env_signature(advice),
     }
-    (folder / METADATA_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    _write_metadata(folder, meta)
+    return folder
+
+
+def _write_metadata(folder: Path, meta: dict[str, Any]) -> None:
+    """Write ``metadata.json`` so that a crash mid-write leaves the previous one."""
+    tmp = folder / (METADATA_FILE + ".tmp")
+    tmp.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    tmp.replace(folder / METADATA_FILE)
+
+
+def record_result(path: str | Path, key: str, record: dict[str, Any]) -> Path:
+    """Store ``record`` (JSON-able results measured after shipping) under ``key`` in a
+    checkpoint's metadata, replacing an older record of that key; the weights and the
+    format's own keys are untouched. ``CheckpointError`` if the checkpoint is unusable."""
+    if key in RESERVED_KEYS:
+        raise ValueError(f"metadata key {key!r} belongs to the checkpoint format")
+    folder, meta = read_metadata(path)
+    _write_metadata(folder, {**meta, key: record})
     return folder
 
 
