@@ -120,6 +120,15 @@ def test_both_sides_must_have_played_the_networks_game(net: Path) -> None:
         record_search.record_guided_search(net, guided, plain)
 
 
+def test_a_checkpoint_whose_metadata_names_no_game_is_refused(tmp_path: Path) -> None:
+    spec = tiny_win_network_spec()
+    bare = save_checkpoint(build_policy(spec), tmp_path / "bare", spec, {})
+    with pytest.raises(InputError, match="names no game"):
+        record_search.record_guided_search(
+            bare, summary(f"netflat:{bare}", "w"), summary("search", "w")
+        )
+
+
 def test_shared_seeds_with_gaps_are_refused(net: Path) -> None:
     guided = summary(f"netflat:{net}", "ww6w")
     plain = summary("search", "w6ww")

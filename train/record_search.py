@@ -109,8 +109,11 @@ def record_guided_search(
     folder, meta = read_metadata(resolve(checkpoint))
     kind = _check_guided(guided, folder)
     _check_budgets(guided, plain)
+    env = (meta.get("config") or {}).get("env")
+    if not isinstance(env, dict):
+        raise InputError(f"{folder}: its metadata names no game (config.env) to check against")
     for side in (guided, plain):
-        _check_game(side, meta["config"]["env"])
+        _check_game(side, env)
     paired = compare(guided, plain)
     seeds = {e["seed"] for e in guided["per_episode"]} & {e["seed"] for e in plain["per_episode"]}
     if max(seeds) - min(seeds) + 1 != len(seeds):
