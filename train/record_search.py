@@ -27,7 +27,6 @@ from inselflucht_env.cli import run
 from inselflucht_env.errors import InputError
 from inselflucht_env.learned.checkpoint import read_metadata, record_result
 from inselflucht_env.learned.shipped import resolve
-from inselflucht_env.stats import wilson
 from train.compare import SETTINGS, compare, format_comparison, read_side
 
 GUIDED_KINDS = ("netflat", "netsearch")
@@ -83,20 +82,21 @@ def command(side: dict[str, Any], seeds: Sequence[int]) -> str:
     return "python -m train.evaluate " + " ".join(options)
 
 
-def _figures(side: dict[str, Any], seeds: set[int]) -> dict[str, Any]:
-    """Wins, interval and time per decision of ``side`` on ``seeds``."""
+def _figures(side: dict[str, Any], paired: dict[str, Any], which: str) -> dict[str, Any]:
+    """``side``'s wins and interval on the shared seeds (from ``paired``, where it is side
+    ``which``, "a" or "b"), its time per decision there and the command that plays them."""
+    seeds = range(paired["first_seed"], paired["last_seed"] + 1)
     episodes = [e for e in side["per_episode"] if e["seed"] in seeds]
-    wins = sum(e["outcome"] == "win" for e in episodes)
-    decisions = sum(e["decisions"] for e in episodes)
+    seconds = sum(e["agent_seconds"] for e in episodes)
     return {
         "agent": side["agent"],
         "agent_kwargs": side["agent_kwargs"],
-        "episodes": len(episodes),
-        "wins": wins,
-        "win_rate": wins / len(episodes),
-        "ci": wilson(wins, len(episodes)),
-        "agent_seconds_per_decision": sum(e["agent_seconds"] for e in episodes) / decisions,
-        "command": command(side, sorted(seeds)),
+        "episodes": paired["seeds"],
+        "wins": paired[f"wins_{which}"],
+        "win_rate": paired[f"win_rate_{which}"],
+        "ci": paired[f"ci_{which}"],
+        "agent_seconds_per_decision": seconds / sum(e["decisions"] for e in episodes),
+        "command": command(side, seeds),
     }
 
 
@@ -115,15 +115,15 @@ def record_guided_search(
     for side in (guided, plain):
         _check_game(side, env)
     paired = compare(guided, plain)
-    seeds = {e["seed"] for e in guided["per_episode"]} & {e["seed"] for e in plain["per_episode"]}
-    if max(seeds) - min(seeds) + 1 != len(seeds):
+    first, last, shared = paired["first_seed"], paired["last_seed"], paired["seeds"]
+    if last - first + 1 != shared:
         raise InputError(
-            f"the shared seeds {min(seeds)}..{max(seeds)} have gaps ({len(seeds)} of them): "
+            f"the shared seeds {first}..{last} have gaps ({shared} of them): "
             "evaluate both agents on one consecutive range"
         )
     record = {
-        "guided": _figures(guided, seeds),
-        "plain_search": _figures(plain, seeds),
+        "guided": _figures(guided, paired, "a"),
+        "plain_search": _figures(plain, paired, "b"),
         "paired_vs_plain_search": paired,
     }
     record_result(folder, METADATA_KEY, {**meta.get(METADATA_KEY, {}), kind: record})
