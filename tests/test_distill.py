@@ -18,7 +18,7 @@ from inselflucht_env.learned import load_policy, read_metadata
 from inselflucht_env.learned.checkpoint import load_network
 from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
 from inselflucht_env.observation import OBSERVATION_SIZE
-from train import expert_iteration
+from train import expert_iteration, grow
 from train.exit_config import ConfigError
 
 SMOKE = str(Path(__file__).resolve().parent.parent / "configs" / "exit_smoke.yaml")
@@ -68,7 +68,7 @@ def test_a_grown_network_computes_what_the_trained_one_did(run_folder, tmp_path)
     training moves their outgoing weights off zero."""
     trained = run_folder / "iterations" / "iter_0002"
     network, spec, _ = load_network(trained)
-    wide = distill.grown(network, spec, replace(spec, features_dim=24, net_arch=(20,)))
+    wide = grow.grown(network, spec, replace(spec, features_dim=24, net_arch=(20,)))
     obs = torch.rand(50, spec.observation_size)
     with torch.no_grad():
         for a, b in zip(policy_value(network, obs), policy_value(wide, obs), strict=True):
@@ -85,7 +85,7 @@ def test_a_grown_convolution_starts_as_the_identity():
     left it non-negative, and a Dirac kernel copies each channel."""
     spec = NetworkSpec(OBSERVATION_SIZE, "centred_cnn", 4, 16, (16,), "win_probability")
     network = build_policy(spec)
-    deeper = distill.grown(network, spec, replace(spec, cnn_layers=4, features_dim=20))
+    deeper = grow.grown(network, spec, replace(spec, cnn_layers=4, features_dim=20))
     obs = torch.rand(30, OBSERVATION_SIZE)
     with torch.no_grad():
         for a, b in zip(policy_value(network, obs), policy_value(deeper, obs), strict=True):
@@ -108,7 +108,7 @@ def test_growing_only_grows_widths_and_convolutions(run_folder, change):
     with pytest.raises(
         ConfigError, match="only its features_dim and net_arch widths and its cnn_layers can grow"
     ):
-        distill.grown(network, spec, replace(spec, **change))
+        grow.grown(network, spec, replace(spec, **change))
 
 
 def test_the_step_size_decays_on_a_cosine_held_at_each_blocks_middle():

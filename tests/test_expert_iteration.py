@@ -4,17 +4,22 @@ loadable safe checkpoints, and an exact resume."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 import yaml
+from conftest import midgame
 from safetensors.numpy import load_file
 
 from inselflucht_env.agents import make_agent
 from inselflucht_env.config import GameConfig
 from inselflucht_env.engine import State
 from inselflucht_env.learned import load_policy, read_metadata
+from inselflucht_env.learned.checkpoint import load_network
+from inselflucht_env.learned.network import policy_value
 from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
 from train.expert_iteration import (
@@ -332,6 +337,30 @@ def test_warm_start_init_starts_from_that_checkpoints_weights(tmp_path):
     assert exit_config.load(run / "config.yaml")["warm_start"]["init"] == init
 
 
+def test_warm_start_init_grows_a_smaller_network_into_the_configs(tmp_path):
+    """A config asking for more than the checkpoint holds (wider layers, way planes) starts
+    from that checkpoint grown (``train.grow``): the same choices and values at first."""
+    out = f"output.run_dir={tmp_path}"
+    cnn = ("--set", "network.features=centred_cnn", "--set", "network.cnn_channels=4")
+    source = main(["--config", SMOKE, "--set", out, "--set", "iterations=0", *cnn])
+    init = source / "iterations" / "iter_0000"
+    run = main(
+        [
+            *("--config", SMOKE, "--set", out, "--set", "output.name=grown", *cnn),
+            *("--set", "iterations=0", "--set", "warm_start.games=0"),
+            *("--set", f"warm_start.init={init}", "--set", "network.net_arch=[24]"),
+            *("--set", "network.way_planes=true"),
+        ]
+    )
+    before, spec, _ = load_network(init)
+    after, grown_spec, _ = load_network(run / "iterations/iter_0000")
+    assert grown_spec == replace(spec, net_arch=(24,), way_planes=True)
+    obs = torch.as_tensor(np.stack([encode_observation(midgame(seed)) for seed in range(5)]))
+    with torch.no_grad():
+        for a, b in zip(policy_value(before, obs), policy_value(after, obs), strict=True):
+            assert torch.allclose(a, b, atol=1e-5)
+
+
 @pytest.mark.parametrize(
     "override, message",
     [
@@ -347,4 +376,19 @@ def test_a_bad_warm_start_init_is_refused_before_a_run_folder_exists(tmp_path, o
     args = ["--config", SMOKE, "--set", f"output.run_dir={runs}", "--set", init]
     with pytest.raises(exit_config.ConfigError, match=message):
         main([*args, "--set", override])
+    assert not runs.exists()
+
+
+def test_way_planes_without_convolutions_are_refused_before_a_run_folder_exists(tmp_path):
+    runs = tmp_path / "refused"
+    args = [
+        "--config",
+        SMOKE,
+        "--set",
+        f"output.run_dir={runs}",
+        "--set",
+        "network.way_planes=true",
+    ]
+    with pytest.raises(exit_config.ConfigError, match="way_planes need a convolutional extractor"):
+        main(args)  # the smoke config's network is an mlp
     assert not runs.exists()

@@ -65,10 +65,18 @@ from inselflucht_env.learned.network import FEATURES, NetworkSpec, build_policy
 from train import exit_config
 from train.exit_config import ConfigError
 from train.expert_iteration import held_out_losses, load_replay, network_spec, train_network
+from train.grow import grown
 from train.json_file import write_json
 
 TRAIN_KEYS = ("batch_size", "value_coef", "value_mix", "weight_decay", "max_grad_norm")
-NETWORK_OPTIONS = ("features", "cnn_channels", "cnn_layers", "features_dim", "net_arch")
+NETWORK_OPTIONS = (
+    "features",
+    "cnn_channels",
+    "cnn_layers",
+    "features_dim",
+    "net_arch",
+    "way_planes",
+)
 
 
 def window_of(run_dir: Path) -> Path:
@@ -97,43 +105,6 @@ def block_learning_rate(peak: float, first: int, steps: int, total: int) -> floa
     """The cosine decay from ``peak`` to zero over ``total`` steps, at the middle of the
     block of ``steps`` steps that starts after step ``first``."""
     return peak * 0.5 * (1 + math.cos(math.pi * (first + steps / 2) / total))
-
-
-def grown(network: nn.Module, trained: NetworkSpec, spec: NetworkSpec) -> nn.Module:
-    """A network of ``spec`` that computes what ``network`` (of ``trained``) does.
-
-    Each trained tensor fills the leading block of the new one and the weights from new
-    units into trained ones are zero (the new units' own weights keep their fresh values);
-    a convolution beyond the trained ones starts as the identity (a Dirac kernel, no bias),
-    which passes its input through unchanged because the ReLU before it left it >= 0.
-    """
-    widths = (spec.features_dim, *spec.net_arch)
-    trained_widths = (trained.features_dim, *trained.net_arch)
-    kept = ("observation_size", "features", "cnn_channels")
-    if (
-        any(getattr(spec, k) != getattr(trained, k) for k in kept)
-        or len(widths) != len(trained_widths)
-        or any(n < o for n, o in zip(widths, trained_widths, strict=True))
-        or spec.cnn_layers < trained.cnn_layers
-    ):
-        raise ConfigError(
-            f"--init holds {trained}: only its features_dim and net_arch widths and its "
-            f"cnn_layers can grow (asked for {spec})"
-        )
-    bigger = build_policy(spec)
-    old = dict(network.named_parameters())
-    with torch.no_grad():
-        for name, param in bigger.named_parameters():
-            if name not in old:  # a new convolution (its weight, then its bias)
-                if param.dim() == 4:
-                    nn.init.dirac_(param)
-                else:
-                    param.zero_()
-                continue
-            if param.dim() == 2:  # a Linear layer's [out, in]: no weight from a new input
-                param[: old[name].shape[0], old[name].shape[1] :] = 0
-            param[tuple(slice(0, n) for n in old[name].shape)] = old[name]
-    return bigger
 
 
 def _trained(init: str) -> tuple[nn.Module, NetworkSpec]:
@@ -201,6 +172,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         nargs="+",
         help="default: the run's (with --init: that network's)",
     )
+    parser.add_argument(
+        "--way-planes",
+        action="store_true",
+        default=None,
+        help="add the decider's cheapest ways as input planes (default: as the run / --init)",
+    )
     parser.add_argument("--steps", type=positive_int, default=20_000)
     parser.add_argument("--eval-every", type=positive_int, default=1_000, metavar="STEPS")
     parser.add_argument("--learning-rate", type=positive_float, default=3e-4, metavar="PEAK")
@@ -246,7 +223,10 @@ def main(argv: list[str] | None = None) -> Path:
     if progress["steps_done"]:
         network, _, _ = load_network(out / "network")
     elif plan["init"]:
-        network = grown(*_trained(plan["init"]), spec)
+        try:
+            network = grown(*_trained(plan["init"]), spec)
+        except ConfigError as err:
+            raise ConfigError(f"--init {plan['init']}: {err}") from None
     else:
         network = build_policy(spec)
     optimizer = torch.optim.AdamW(

@@ -109,6 +109,12 @@ SCHEMA: dict[str, dict[str, Key]] = {
         ),
         "features_dim": Key((int,), 128, "size of the extracted features", positive),
         "net_arch": Key((list,), [128, 128], "hidden layers of policy and value heads", net_arch),
+        "way_planes": Key(
+            (bool,),
+            False,
+            "add the decider's cheapest ways over the island as input planes "
+            "(inselflucht_env.learned.ways; not with features mlp)",
+        ),
     },
     "search": {
         "simulations": Key((int,), 100, "simulations per self-play decision", positive),

@@ -106,6 +106,7 @@ from inselflucht_env.learned.policy import Policy, load_policy
 from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
 from train.config import add_config_arguments
+from train.grow import grown
 from train.json_file import write_json
 from train.pretrain import make_teacher
 from train.seeds import EXIT_EVAL_SEEDS, SEEDS_PER_ITERATION, SELF_PLAY_SEEDS, WARM_START_SEEDS
@@ -406,32 +407,40 @@ def evaluate_iteration(pool, folder: Path, conf: dict[str, Any], workers: int) -
 
 def network_spec(net: dict[str, Any]) -> NetworkSpec:
     """The network a config's (validated) ``network`` section describes."""
-    return NetworkSpec(
-        OBSERVATION_SIZE,
-        net["features"],
-        net["cnn_channels"],
-        net["features_dim"],
-        tuple(net["net_arch"]),
-        "win_probability",
-        net["cnn_layers"],
-    )
+    try:
+        return NetworkSpec(
+            OBSERVATION_SIZE,
+            net["features"],
+            net["cnn_channels"],
+            net["features_dim"],
+            tuple(net["net_arch"]),
+            "win_probability",
+            net["cnn_layers"],
+            net.get("way_planes", False),  # distillations planned before the key
+        )
+    except ValueError as err:
+        raise exit_config.ConfigError(f"network: {err}") from None
 
 
 def initial_network(spec: NetworkSpec, init: str) -> nn.Module:
     """The network a run starts from: random weights (torch's seed), or the weights of the
-    checkpoint folder ``init``, which must hold a network of exactly ``spec``."""
+    checkpoint folder ``init``: its network, or that network grown into ``spec``
+    (``train.grow``: wider, deeper, with way planes) when the config asks for more."""
     if not init:
         return build_policy(spec)
     try:
         network, found, _ = load_network(init)
     except CheckpointError as err:
         raise exit_config.ConfigError(f"warm_start.init: {err}") from None
-    if found != spec:
+    if found == spec:
+        return network
+    try:
+        return grown(network, found, spec)
+    except exit_config.ConfigError as err:
         raise exit_config.ConfigError(
-            f"warm_start.init {init!r} holds a different network ({found}) than the "
-            f"config's network section ({spec})"
-        )
-    return network
+            f"warm_start.init {init!r} holds a different network than the config's network "
+            f"section: {err}"
+        ) from None
 
 
 def iteration_folder(run_dir: Path, iteration: int) -> Path:

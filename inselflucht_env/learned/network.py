@@ -4,9 +4,9 @@ One architecture serves MaskablePPO (``train.train``) and expert iteration
 (``train.expert_iteration``): sb3-contrib's ``MaskableActorCriticPolicy`` (a masked policy
 over the 36 actions and a value head) over an optional ``BoardCNN`` feature extractor
 (``features``: ``mlp``, ``board_cnn`` over the grid as it lies, or ``centred_cnn`` over the
-grid re-centred on the deciding figure). A
-checkpoint stores only a ``NetworkSpec`` (JSON) and the weights (safetensors), never a
-pickled class, so loading one can run no code from the file.
+grid re-centred on the deciding figure), optionally with the way planes of ``learned.ways``
+among its inputs. A checkpoint stores only a ``NetworkSpec`` (JSON) and the weights
+(safetensors), never a pickled class, so loading one can run no code from the file.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from torch import nn
 from ..actions import N_ACTIONS
 from ..board import N_PLACES, SIZE
 from ..observation import BOARD_SIZE, N_PLANES, OBSERVATION_LAYOUT
+from .ways import N_WAY_PLANES, way_planes
 
 FEATURES = ("mlp", "board_cnn", "centred_cnn")
 _DECIDER_PLANE = OBSERVATION_LAYOUT["figure_seat0"][0] // N_PLACES
@@ -46,6 +47,12 @@ def _centring_index() -> torch.Tensor:
 VALUE_KINDS = ("return", "win_probability")
 
 
+def _centred(planes: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """Planes over the grid (n, k, 25) moved onto the canvas (n, k, 81) by a centring index."""
+    padded = torch.nn.functional.pad(planes, (0, 1))  # the pad cell N_PLACES is 0
+    return torch.gather(padded, 2, index[:, None, :].expand(-1, planes.shape[1], -1))
+
+
 class BoardCNN(BaseFeaturesExtractor):
     """3x3 convolutions (two by default) over the board planes, then the vector part.
 
@@ -58,6 +65,10 @@ class BoardCNN(BaseFeaturesExtractor):
     moves, swims, shore-ups and salvages of the decider (R4.2-R4.5) then always concern the
     same cells next to the centre, wherever it stands: the absolute grid makes the network
     learn that for each of the 25 places apart. No parameters: the weights keep their names.
+
+    ``ways``: the ``learned.ways`` planes (the decider's cheapest ways over the island) are
+    added after the others, so a network grown from one without them
+    (``train.distill.grown``) only gains input channels.
     """
 
     def __init__(
@@ -67,11 +78,13 @@ class BoardCNN(BaseFeaturesExtractor):
         cnn_channels: int = 32,
         centred: bool = False,
         cnn_layers: int = 2,
+        ways: bool = False,
     ):
         super().__init__(observation_space, features_dim)
         vector_size = observation_space.shape[0] - BOARD_SIZE
-        self.centred = centred
+        self.centred, self.ways = centred, ways
         planes, cells = (N_PLANES + 1, _CANVAS * _CANVAS) if centred else (N_PLANES, N_PLACES)
+        planes += N_WAY_PLANES if ways else 0
         if centred:
             self.register_buffer("centring", _centring_index(), persistent=False)
         layers: list[nn.Module] = []
@@ -86,15 +99,15 @@ class BoardCNN(BaseFeaturesExtractor):
     def grid(self, observations: torch.Tensor) -> torch.Tensor:
         """The board planes as the convolutions see them: (n, planes, rows, columns)."""
         board = observations[:, :BOARD_SIZE].reshape(-1, N_PLANES, N_PLACES)
+        extra = [way_planes(observations)] if self.ways else []
         if not self.centred:
-            return board.reshape(-1, N_PLANES, SIZE, SIZE)
+            return torch.cat([board, *extra], 1).reshape(observations.shape[0], -1, SIZE, SIZE)
         # a registered buffer, which torch types as Tensor | Module
         centring: torch.Tensor = self.centring  # type: ignore[assignment]
         index = centring[board[:, _DECIDER_PLANE].argmax(1)]  # (n, 81)
-        padded = torch.nn.functional.pad(board, (0, 1))  # the pad cell N_PLACES is 0
-        canvas = torch.gather(padded, 2, index[:, None, :].expand(-1, N_PLANES, -1))
         off_grid = (index == N_PLACES).to(board.dtype)[:, None, :]
-        return torch.cat([canvas, off_grid], 1).reshape(-1, N_PLANES + 1, _CANVAS, _CANVAS)
+        planes = [_centred(board, index), off_grid, *(_centred(e, index) for e in extra)]
+        return torch.cat(planes, 1).reshape(observations.shape[0], -1, _CANVAS, _CANVAS)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         vector = observations[:, BOARD_SIZE:]
@@ -116,13 +129,18 @@ class NetworkSpec:
     features_dim: int = 256
     net_arch: tuple[int, ...] = (256, 256)
     value: str = "return"
-    cnn_layers: int = 2  # last: older checkpoints' metadata has no such key
+    cnn_layers: int = 2  # these last two: older checkpoints' metadata has no such keys
+    way_planes: bool = False
 
     def __post_init__(self) -> None:
         if self.features not in FEATURES:
             raise ValueError(f"network features {self.features!r}: expected one of {FEATURES}")
         if self.value not in VALUE_KINDS:
             raise ValueError(f"network value {self.value!r}: expected one of {VALUE_KINDS}")
+        if not isinstance(self.way_planes, bool):
+            raise ValueError(f"network way_planes must be true or false, not {self.way_planes!r}")
+        if self.way_planes and self.features == "mlp":
+            raise ValueError("network way_planes need a convolutional extractor, not features mlp")
         sizes = (
             self.observation_size,
             self.cnn_channels,
@@ -170,6 +188,7 @@ def policy_kwargs(spec: NetworkSpec) -> dict[str, Any]:
                 "cnn_channels": spec.cnn_channels,
                 "cnn_layers": spec.cnn_layers,
                 "centred": spec.features == "centred_cnn",
+                "ways": spec.way_planes,
             },
         )
     return kwargs
