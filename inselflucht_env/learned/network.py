@@ -68,7 +68,7 @@ class BoardCNN(BaseFeaturesExtractor):
 
     ``ways``: the ``learned.ways`` planes (the decider's cheapest ways over the island) are
     added after the others, so a network grown from one without them
-    (``train.distill.grown``) only gains input channels.
+    (``train.grow.grown``) only gains input channels.
     """
 
     def __init__(
@@ -101,7 +101,8 @@ class BoardCNN(BaseFeaturesExtractor):
         board = observations[:, :BOARD_SIZE].reshape(-1, N_PLANES, N_PLACES)
         extra = [way_planes(observations)] if self.ways else []
         if not self.centred:
-            return torch.cat([board, *extra], 1).reshape(observations.shape[0], -1, SIZE, SIZE)
+            grid = torch.cat([board, *extra], 1) if extra else board  # no copy on the hot path
+            return grid.reshape(observations.shape[0], -1, SIZE, SIZE)
         # a registered buffer, which torch types as Tensor | Module
         centring: torch.Tensor = self.centring  # type: ignore[assignment]
         index = centring[board[:, _DECIDER_PLANE].argmax(1)]  # (n, 81)
