@@ -112,7 +112,7 @@ def test_with_taucher_a_swim_costs_one_action_R7_1():
     assert _planes(state)[FIRST["closeness"], P(3, 1)] == pytest.approx(1 / 2)
 
 
-def test_a_place_behind_two_sea_places_has_no_way():
+def test_a_place_behind_two_sea_places_has_no_way_R4_3():
     """R4.3: a swim crosses exactly one sea place."""
     planes = _planes(_island((P(2, 1), P(1, 2), P(2, 2))))
     assert planes[FIRST["closeness"], P(1, 1)] == 1.0
