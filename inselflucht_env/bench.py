@@ -26,8 +26,8 @@ import gymnasium as gym
 import numpy as np
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import State
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import State
 
 
 def _timed(run: Callable[[float], int], seconds: float) -> float:

@@ -16,14 +16,29 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pytest
 
-from inselflucht_env import actions as A
-from inselflucht_env.agents.heuristic import HeuristicAgent
-from inselflucht_env.board import column_row, place
-from inselflucht_env.cards import HELICOPTER, ISLAND_CARDS, N_LAND, NO_CARD, code, parse, suit_of
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import DRY, FLOODED, HIDDEN, SEA, IllegalActionError, State
-from inselflucht_env.public import describe
-from inselflucht_env.scenario import parse_options
+from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.board import column_row, place
+from inselflucht_env.games.inselflucht.rules.cards import (
+    HELICOPTER,
+    ISLAND_CARDS,
+    N_LAND,
+    NO_CARD,
+    code,
+    parse,
+    suit_of,
+)
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import (
+    DRY,
+    FLOODED,
+    HIDDEN,
+    SEA,
+    IllegalActionError,
+    State,
+)
+from inselflucht_env.games.inselflucht.rules.public import describe
+from inselflucht_env.games.inselflucht.rules.scenario import parse_options
 
 STATUS = {"hidden": HIDDEN, "dry": DRY, "flooded": FLOODED, "sea": SEA}
 
@@ -338,8 +353,8 @@ def midgame(seed: int = 3, decisions: int = 12, players: int = 2) -> State:
 def tiny_win_network_spec():
     """The spec of a tiny policy-value network whose value head is a win probability (the
     kind the network searches read); imports torch only when a learned test asks for it."""
+    from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
     from inselflucht_env.learned import NetworkSpec
-    from inselflucht_env.observation import OBSERVATION_SIZE
 
     return NetworkSpec(
         OBSERVATION_SIZE, "mlp", features_dim=16, net_arch=(16,), value="win_probability"

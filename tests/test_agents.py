@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from conftest import play_agent, twin
 
-from inselflucht_env import actions as A
 from inselflucht_env.agents import (
     HeuristicAgent,
     RandomAgent,
@@ -17,13 +16,14 @@ from inselflucht_env.agents import (
     make_agent,
     register_agent_kind,
 )
-from inselflucht_env.agents import knowledge as K
 from inselflucht_env.agents.base import Agent
-from inselflucht_env.agents.determinize import determinize
-from inselflucht_env.board import N_PLACES
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import DRY, FLOODED, HIDDEN, State
-from inselflucht_env.public import describe
+from inselflucht_env.games.inselflucht import knowledge as K
+from inselflucht_env.games.inselflucht.determinize import determinize
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.board import N_PLACES
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import DRY, FLOODED, HIDDEN, State
+from inselflucht_env.games.inselflucht.rules.public import describe
 
 AGENTS_DIR = Path(__file__).resolve().parents[1] / "inselflucht_env" / "agents"
 CONFIGS = [
@@ -228,7 +228,7 @@ def test_turns_left_matches_the_meter():
 
 
 def test_paths_cost_swims():
-    from inselflucht_env.engine import SEA
+    from inselflucht_env.games.inselflucht.rules.engine import SEA
 
     s = State.new(GameConfig.make(), np.random.default_rng(0))
     st = s.status[:]
@@ -282,7 +282,7 @@ def test_a_checkpoint_path_or_shipped_name_builds_the_learned_agent():
 def test_checkpoint_agent_inputs_do_not_depend_on_hidden_facts(states):
     """A checkpoint sees the observation and the mask (and the advice, tested below): all
     equal on twin states."""
-    from inselflucht_env.observation import encode_observation
+    from inselflucht_env.games.inselflucht.observation import encode_observation
 
     rng = np.random.default_rng(4)
     for s in states:
@@ -296,9 +296,9 @@ def test_checkpoint_agent_inputs_do_not_depend_on_hidden_facts(states):
 def test_advice_appends_the_heuristics_choice_as_one_hot():
     from gymnasium.utils.env_checker import check_env
 
-    from inselflucht_env.advice import AdviceWrapper, observation_size
-    from inselflucht_env.env import InselfluchtEnv
-    from inselflucht_env.observation import encode_observation
+    from inselflucht_env.envs.advice import AdviceWrapper, observation_size
+    from inselflucht_env.envs.inselflucht import InselfluchtEnv
+    from inselflucht_env.games.inselflucht.observation import encode_observation
 
     env = AdviceWrapper(InselfluchtEnv())
     assert env.observation_space.shape == (observation_size("heuristic"),) == (540,)
@@ -322,7 +322,7 @@ def test_advice_names_the_experts_obvious_choice():
     lift on a king with two cards of its suit, shore up the flooded helicopter."""
     from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game
 
-    from inselflucht_env.advice import Advisor
+    from inselflucht_env.envs.advice import Advisor
 
     advisor = Advisor("heuristic")
     win = Game(STANDARD, QUIET_COLS, QUIET_ROWS).lifted("KC", "6C", "7C").lifted("KD", "6D", "7D")
@@ -338,7 +338,7 @@ def test_advice_names_the_experts_obvious_choice():
 
 def test_advice_does_not_depend_on_hidden_facts(states):
     """The advice is a public-facts policy's choice (R9): equal on twin states."""
-    from inselflucht_env.advice import Advisor
+    from inselflucht_env.envs.advice import Advisor
 
     advisor = Advisor("heuristic")
     rng = np.random.default_rng(5)

@@ -239,7 +239,7 @@ def test_shipped_policies_are_found_by_name_from_any_directory(tmp_path, monkeyp
 
 
 def test_evaluate_prints_one_line_for_a_tampered_checkpoint(tmp_path, capsys):
-    from inselflucht_env.evaluate import main
+    from inselflucht_env.cli.evaluate import main
 
     marker = tmp_path / "ran"
     folder = old_format(

@@ -10,8 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
-from inselflucht_env.actions import N_ACTIONS
-from inselflucht_env.dict_observation import (
+from inselflucht_env.envs.dict_observation import (
     ACTION_MASK,
     DICT_ENV_ID,
     OBSERVATIONS,
@@ -19,7 +18,8 @@ from inselflucht_env.dict_observation import (
     dict_space,
     make_env,
 )
-from inselflucht_env.observation import OBSERVATION_SIZE
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
+from inselflucht_env.games.inselflucht.rules.actions import N_ACTIONS
 
 
 def _quiet(fn, *args, **kwargs):
@@ -83,7 +83,7 @@ def test_bad_mask_dtype_is_a_clear_error():
 
 
 def test_wraps_other_wrappers():
-    from inselflucht_env.advice import AdviceWrapper
+    from inselflucht_env.envs.advice import AdviceWrapper
 
     env = DictObservation(AdviceWrapper(gym.make("Inselflucht-v0").unwrapped))
     obs, _ = env.reset(seed=0)
@@ -96,8 +96,8 @@ def test_pettingzoo_api_test_and_rllib_keys():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
 
-    from inselflucht_env import pettingzoo as iz
-    from inselflucht_env.dict_observation import PettingZooDictObservation, dict_aec_env
+    from inselflucht_env.envs import pettingzoo as iz
+    from inselflucht_env.envs.dict_observation import PettingZooDictObservation, dict_aec_env
 
     _quiet(api_test, dict_aec_env(players=4), num_cycles=300)
     env, plain = dict_aec_env(players=3), iz.env(players=3)

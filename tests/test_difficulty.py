@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from inselflucht_env.stats import wilson
+from inselflucht_env.evaluation.stats import wilson
 from train import difficulty as D
 
 

@@ -14,10 +14,10 @@ import torch
 from safetensors.numpy import load_file
 
 import train.distill as distill
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
 from inselflucht_env.learned import load_policy, read_metadata
 from inselflucht_env.learned.checkpoint import load_network
 from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
-from inselflucht_env.observation import OBSERVATION_SIZE
 from train import expert_iteration, grow
 from train.exit_config import ConfigError
 

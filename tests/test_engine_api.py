@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from conftest import QUIET2_ROWS, QUIET_COLS, QUIET_ROWS, STANDARD, Game
 
-from inselflucht_env import actions as A
-from inselflucht_env.board import N_PLACES
-from inselflucht_env.cards import ISLAND_CARDS, SUIT_OF, suit_of
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import HIDDEN, Escape, Give, Lift, State
-from inselflucht_env.observation import OBSERVATION_LAYOUT, encode_observation
-from inselflucht_env.public import describe
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_LAYOUT, encode_observation
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.board import N_PLACES
+from inselflucht_env.games.inselflucht.rules.cards import ISLAND_CARDS, SUIT_OF, suit_of
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import HIDDEN, Escape, Give, Lift, State
+from inselflucht_env.games.inselflucht.rules.public import describe
 
 
 def played(seed: int = 4, steps: int = 30, players: int = 2) -> tuple[State, np.random.Generator]:

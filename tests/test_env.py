@@ -11,14 +11,14 @@ import pytest
 from conftest import layout_rows, twin
 
 import inselflucht_env  # noqa: F401
-from inselflucht_env.actions import ACTION_NAMES, N_ACTIONS
 from inselflucht_env.agents import HeuristicAgent
-from inselflucht_env.cards import is_land, parse
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import HIDDEN, IllegalActionError, State
-from inselflucht_env.env import InselfluchtEnv
-from inselflucht_env.observation import encode_observation
-from inselflucht_env.render_image import render_rgb
+from inselflucht_env.envs.inselflucht import InselfluchtEnv
+from inselflucht_env.games.inselflucht.observation import encode_observation
+from inselflucht_env.games.inselflucht.render.image import render_rgb
+from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES, N_ACTIONS
+from inselflucht_env.games.inselflucht.rules.cards import is_land, parse
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import HIDDEN, IllegalActionError, State
 
 R8_OPTIONS = {
     "layout": ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?", "? ? ? ? 6S"],
@@ -422,7 +422,7 @@ def test_no_leak_random_histories():
     reward, termination, info and renders at every step of the same long public history;
     and at every decision a ``State.with_hidden`` twin (every hidden card and every undrawn
     flood card rearranged) gives the same observation, mask and text."""
-    from inselflucht_env.render_text import render_ansi
+    from inselflucht_env.games.inselflucht.render.text import render_ansi
 
     twin_rng = np.random.default_rng(99)
     decisions = other_cards = games_with_other_floods = changed_twins = 0

@@ -6,7 +6,7 @@ import gymnasium as gym
 import pytest
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
-from inselflucht_env.env import InselfluchtEnv
+from inselflucht_env.envs.inselflucht import InselfluchtEnv
 
 ALLOWED = "players, taucher, short_game, meter, reward, illegal_action, render_mode"
 

@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from inselflucht_env import evaluate as E
-from inselflucht_env.stats import difference_ci, half_width_games, mcnemar, wilson
+from inselflucht_env.cli.evaluate import main as evaluate_main
+from inselflucht_env.evaluation import harness as E
+from inselflucht_env.evaluation.stats import difference_ci, half_width_games, mcnemar, wilson
 
 
 # ---------------------------------------------------------------- statistics on toy cases
@@ -122,7 +123,7 @@ def test_agents_see_the_same_deals(monkeypatch):
     random and a heuristic agent meet the same island cards and the same flood passes on
     each seed (as far as both games go), and different seeds give different deals."""
     from inselflucht_env import agents
-    from inselflucht_env.config import GameConfig
+    from inselflucht_env.games.inselflucht.rules.config import GameConfig
 
     monkeypatch.setattr(agents, "_KINDS", dict(agents._KINDS))
     log: dict[str, list] = {}
@@ -148,7 +149,7 @@ def test_agents_see_the_same_deals(monkeypatch):
 
 
 def test_cli_json_contract(capsys):
-    E.main(
+    evaluate_main(
         [
             "--agent",
             "random",
@@ -190,7 +191,7 @@ def test_cli_json_contract(capsys):
 
 
 def test_cli_text_output(capsys):
-    E.main(
+    evaluate_main(
         [
             "--agent",
             "heuristic",

@@ -8,9 +8,10 @@ import importlib.util
 
 import pytest
 
-from inselflucht_env import evaluate as E
-from inselflucht_env.config import GameConfig
+from inselflucht_env.cli.evaluate import main as evaluate_main
 from inselflucht_env.errors import InputError
+from inselflucht_env.evaluation import harness as E
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
 from train import difficulty
 
 NO_RAY = importlib.util.find_spec("ray") is None
@@ -50,11 +51,11 @@ def test_unknown_backend_and_address_without_ray_backend():
     ],
 )
 def test_cli_flag_combinations_are_one_line(capsys, argv, message):
-    assert message in _one_line_error(capsys, E.main, ["--episodes", "2", *argv])
+    assert message in _one_line_error(capsys, evaluate_main, ["--episodes", "2", *argv])
 
 
 @pytest.mark.skipif(not NO_RAY, reason="Ray is installed here (tests_rllib covers it)")
-@pytest.mark.parametrize("main", [E.main, difficulty.main], ids=["evaluate", "difficulty"])
+@pytest.mark.parametrize("main", [evaluate_main, difficulty.main], ids=["evaluate", "difficulty"])
 def test_missing_ray_is_one_line_saying_how_to_install(capsys, main, tmp_path):
     line = _one_line_error(
         capsys,

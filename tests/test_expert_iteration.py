@@ -15,12 +15,12 @@ from conftest import midgame
 from safetensors.numpy import load_file
 
 from inselflucht_env.agents import make_agent
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import State
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE, encode_observation
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import State
 from inselflucht_env.learned import load_policy, read_metadata
 from inselflucht_env.learned.checkpoint import load_network
 from inselflucht_env.learned.network import policy_value
-from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
 from train.expert_iteration import (
     OBS_SCALE,

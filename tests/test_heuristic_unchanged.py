@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from inselflucht_env import actions as A
 from inselflucht_env.agents import make_agent
-from inselflucht_env.agents.heuristic import DEFAULT_WEIGHTS
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import State
+from inselflucht_env.games.inselflucht.heuristic import DEFAULT_WEIGHTS
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import State
 
 DATA = Path(__file__).resolve().parent / "data" / "heuristic_games.json"
 # the harness's values, fixed here: the recording depends on them

@@ -102,8 +102,8 @@ def _curriculum(stages, env_kw, venv):
 def test_curriculum_changes_players_through_the_wrappers(advice):
     from stable_baselines3.common.env_util import make_vec_env
 
-    from inselflucht_env.advice import AdviceWrapper, observation_size
-    from inselflucht_env.config import GameConfig
+    from inselflucht_env.envs.advice import AdviceWrapper, observation_size
+    from inselflucht_env.games.inselflucht.rules.config import GameConfig
     from train.train import ENV_ID
 
     env_kw = {**cfg.defaults()["env"], "players": 4}

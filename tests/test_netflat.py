@@ -11,16 +11,11 @@ import pytest
 import torch
 from conftest import STANDARD, Game, midgame, play_agent, tiny_win_network_spec
 
-from inselflucht_env import actions as A
 from inselflucht_env.agents import make_agent
-from inselflucht_env.agents.heuristic import HeuristicAgent
-from inselflucht_env.config import GameConfig
-from inselflucht_env.learned import (
-    NetFlatAgent,
-    build_policy,
-    load_policy,
-    save_checkpoint,
-)
+from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.learned import NetFlatAgent, build_policy, load_policy, save_checkpoint
 
 
 def constant_value(tmp_path, value: float) -> str:
@@ -84,7 +79,7 @@ def test_one_legal_action_is_immediate(win_net):
 
 
 def test_evaluate_command_passes_the_search_options_to_netflat(win_net, capsys):
-    from inselflucht_env.evaluate import main
+    from inselflucht_env.cli.evaluate import main
 
     flags = ["--simulations", "6", "--probe", "2", "--max-candidates", "3"]
     flags += ["--rollout-depth", "3", "--episodes", "1", "--workers", "1"]
@@ -100,7 +95,7 @@ def test_evaluate_command_passes_the_search_options_to_netflat(win_net, capsys):
 
 
 def test_evaluate_command_refuses_a_netsearch_option_for_netflat(capsys):
-    from inselflucht_env.evaluate import main
+    from inselflucht_env.cli.evaluate import main
 
     with pytest.raises(SystemExit) as err:
         main(["--agent", "netflat:x", "--c-puct", "2", "--episodes", "1", "--no-progress"])

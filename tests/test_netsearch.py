@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from conftest import STANDARD, Game, midgame, play_agent
 
-from inselflucht_env import actions as A
 from inselflucht_env.agents import make_agent
-from inselflucht_env.board import N_PLACES
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import HIDDEN
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.board import N_PLACES
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import HIDDEN
 from inselflucht_env.learned import NetSearchAgent, NetworkSpec, build_policy
 from inselflucht_env.learned.netsearch import Node, puct_select
-from inselflucht_env.observation import OBSERVATION_SIZE
 
 
 def test_make_agent_builds_netsearch(win_net):
@@ -94,7 +94,7 @@ def test_one_legal_action_is_immediate(win_net):
 
 
 def test_evaluate_command_runs_netsearch(win_net, capsys):
-    from inselflucht_env.evaluate import main
+    from inselflucht_env.cli.evaluate import main
 
     main(
         [
@@ -117,7 +117,7 @@ def test_evaluate_command_runs_netsearch(win_net, capsys):
 
 
 def test_evaluate_command_passes_the_search_options_to_netsearch(win_net, capsys):
-    from inselflucht_env.evaluate import main
+    from inselflucht_env.cli.evaluate import main
 
     flags = ["--simulations", "2", "--c-puct", "2.5", "--heuristic-prior", "0.5"]
     flags += ["--rollout-depth", "3", "--episodes", "1", "--workers", "1"]
@@ -140,7 +140,7 @@ def test_evaluate_command_passes_the_search_options_to_netsearch(win_net, capsys
     ],
 )
 def test_evaluate_command_refuses_a_bad_netsearch_option(flags, message, capsys):
-    from inselflucht_env.evaluate import main
+    from inselflucht_env.cli.evaluate import main
 
     with pytest.raises(SystemExit) as err:
         main([*flags, "--episodes", "1", "--no-progress"])
@@ -151,8 +151,8 @@ def test_centred_board_puts_the_decider_in_the_middle():
     """``centred_cnn`` moves the grid onto a 9 x 9 canvas centred on the deciding figure."""
     import torch
 
+    from inselflucht_env.games.inselflucht.observation import encode_observation
     from inselflucht_env.learned.network import _DECIDER_PLANE, N_PLANES
-    from inselflucht_env.observation import encode_observation
 
     g = Game(STANDARD).put(0, 1, 1)  # the decider in the top left corner, (1, 1)
     network = build_policy(

@@ -12,9 +12,9 @@ import hashlib
 
 import numpy as np
 
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import State
-from inselflucht_env.observation import encode_observation
+from inselflucht_env.games.inselflucht.observation import encode_observation
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import State
 
 DIGEST = "94d9f61fa6d4fc8e60e3eb875d8c41c340acc3167854c22471a378f32147c0c9"
 STATES = 1017

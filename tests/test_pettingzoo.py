@@ -16,9 +16,9 @@ with warnings.catch_warnings():  # pettingzoo.test imports a classic env the dep
 
 from conftest import ESCAPE_OPTIONS  # noqa: E402
 
-from inselflucht_env import pettingzoo as iz  # noqa: E402
-from inselflucht_env.actions import ACTION_NAMES, N_ACTIONS, action_index  # noqa: E402
-from inselflucht_env.observation import OBSERVATION_LAYOUT, encode_observation  # noqa: E402
+from inselflucht_env.envs import pettingzoo as iz  # noqa: E402
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_LAYOUT, encode_observation  # noqa: E402
+from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES, N_ACTIONS, action_index  # noqa: E402
 from inselflucht_env.replay import replay  # noqa: E402
 
 

@@ -8,8 +8,8 @@ import re
 import pytest
 from conftest import ESCAPE_OPTIONS
 
-from inselflucht_env import play as P
-from inselflucht_env.actions import action_index
+from inselflucht_env.cli import play as P
+from inselflucht_env.games.inselflucht.rules.actions import action_index
 from inselflucht_env.replay import Replay, replay
 
 

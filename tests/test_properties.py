@@ -19,11 +19,18 @@ from conftest import island_cards, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inselflucht_env import actions as A
-from inselflucht_env.board import NEIGHBOUR
-from inselflucht_env.cards import KING, is_land, suit_of
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import OUTCOMES, SEA, Escape, IllegalActionError, Lift, State
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.board import NEIGHBOUR
+from inselflucht_env.games.inselflucht.rules.cards import KING, is_land, suit_of
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import (
+    OUTCOMES,
+    SEA,
+    Escape,
+    IllegalActionError,
+    Lift,
+    State,
+)
 
 CONFIGS = st.fixed_dictionaries(
     {

@@ -7,13 +7,13 @@ import re
 import numpy as np
 import pytest
 
-from inselflucht_env.actions import action_index
-from inselflucht_env.cards import symbol
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import HIDDEN, SEA, Escape, Give, Lift, State
-from inselflucht_env.render_image import SHAPE, render_rgb
-from inselflucht_env.render_text import render_ansi
-from inselflucht_env.scenario import parse_options
+from inselflucht_env.games.inselflucht.render.image import SHAPE, render_rgb
+from inselflucht_env.games.inselflucht.render.text import render_ansi
+from inselflucht_env.games.inselflucht.rules.actions import action_index
+from inselflucht_env.games.inselflucht.rules.cards import symbol
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import HIDDEN, SEA, Escape, Give, Lift, State
+from inselflucht_env.games.inselflucht.rules.scenario import parse_options
 
 # The example layout: every place a flood of the scripted first pass hits is known.
 OPTIONS = {

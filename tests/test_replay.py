@@ -11,11 +11,11 @@ import pytest
 from PIL import Image
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
+from inselflucht_env.cli.replay import main
 from inselflucht_env.replay import (
     Replay,
     ReplayMismatchError,
     ReplayRecorder,
-    main,
     record_episode,
     replay,
     write_gif,
@@ -240,9 +240,9 @@ def test_cli(tmp_path, capsys):
 
 
 def test_engine_game_as_played_by_a_harness(tmp_path):
-    from inselflucht_env.config import GameConfig
-    from inselflucht_env.engine import State
-    from inselflucht_env.public import describe
+    from inselflucht_env.games.inselflucht.rules.config import GameConfig
+    from inselflucht_env.games.inselflucht.rules.engine import State
+    from inselflucht_env.games.inselflucht.rules.public import describe
 
     config = GameConfig.make(players=2, short_game=True)
     rng = np.random.default_rng(17)  # the harness's deal generator, as train/evaluate.py

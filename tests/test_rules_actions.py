@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game
 
-from inselflucht_env.actions import ACTION_NAMES
-from inselflucht_env.cards import code
+from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES
+from inselflucht_env.games.inselflucht.rules.cards import code
 
 
 def game(**kw) -> Game:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game, island_cards
 
-from inselflucht_env.cards import is_land, parse, suit_of
+from inselflucht_env.games.inselflucht.rules.cards import is_land, parse, suit_of
 
 
 def deck(*places: tuple[int, int]) -> tuple[list[int], list[int]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from conftest import QUIET2_ROWS, QUIET_COLS, QUIET_ROWS, STANDARD, Game, island_cards
 
-from inselflucht_env.cards import code, parse
+from inselflucht_env.games.inselflucht.rules.cards import code, parse
 
 
 def floods_drawn(g: Game) -> int:

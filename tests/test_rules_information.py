@@ -12,9 +12,20 @@ import json
 import numpy as np
 from conftest import STANDARD, Game, fill_layout, layout_rows
 
-from inselflucht_env.cards import ISLAND_CARDS, code, is_king, is_land, suit_of
-from inselflucht_env.engine import HIDDEN
-from inselflucht_env.public import describe, piles, unseen_by_suit, unseen_cards
+from inselflucht_env.games.inselflucht.rules.cards import (
+    ISLAND_CARDS,
+    code,
+    is_king,
+    is_land,
+    suit_of,
+)
+from inselflucht_env.games.inselflucht.rules.engine import HIDDEN
+from inselflucht_env.games.inselflucht.rules.public import (
+    describe,
+    piles,
+    unseen_by_suit,
+    unseen_cards,
+)
 
 EXAMPLE = ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?", "? ? ? ? 6S"]
 

@@ -6,10 +6,18 @@ import numpy as np
 import pytest
 from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game, P, island_cards
 
-from inselflucht_env.cards import HELICOPTER, ISLAND_CARDS, KING, N_LAND, code, parse, suit_of
-from inselflucht_env.config import METER_PRESETS, GameConfig
-from inselflucht_env.engine import DRY, HIDDEN, State
-from inselflucht_env.public import describe
+from inselflucht_env.games.inselflucht.rules.cards import (
+    HELICOPTER,
+    ISLAND_CARDS,
+    KING,
+    N_LAND,
+    code,
+    parse,
+    suit_of,
+)
+from inselflucht_env.games.inselflucht.rules.config import METER_PRESETS, GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import DRY, HIDDEN, State
+from inselflucht_env.games.inselflucht.rules.public import describe
 
 EXAMPLE = ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?", "? ? ? ? 6S"]
 

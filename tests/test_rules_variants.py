@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 from conftest import QUIET_COLS, QUIET_ROWS, STANDARD, Game
 
-from inselflucht_env.cards import code
-from inselflucht_env.config import METER_PRESETS, GameConfig, resolve_meter
+from inselflucht_env.games.inselflucht.rules.cards import code
+from inselflucht_env.games.inselflucht.rules.config import METER_PRESETS, GameConfig, resolve_meter
 
 
 # ---------------------------------------------------------------- R7.1

@@ -10,14 +10,14 @@ from conftest import Game, hand, set_status, sink
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inselflucht_env import actions as A
-from inselflucht_env.board import N_PLACES
-from inselflucht_env.cards import N_LAND, code
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import DRY, HIDDEN, SEA, State, sea_mask
-from inselflucht_env.env import InselfluchtEnv
-from inselflucht_env.observation import encode_observation, kings_seen
-from inselflucht_env.public import unseen_by_suit
+from inselflucht_env.envs.inselflucht import InselfluchtEnv
+from inselflucht_env.games.inselflucht.observation import encode_observation, kings_seen
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.board import N_PLACES
+from inselflucht_env.games.inselflucht.rules.cards import N_LAND, code
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import DRY, HIDDEN, SEA, State, sea_mask
+from inselflucht_env.games.inselflucht.rules.public import unseen_by_suit
 
 CONFIGS = st.fixed_dictionaries(
     {

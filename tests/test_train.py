@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import yaml
 
-from inselflucht_env.env import InselfluchtEnv
+from inselflucht_env.envs.inselflucht import InselfluchtEnv
 from inselflucht_env.learned import load_policy
 from train import config as cfg
 
@@ -176,8 +176,8 @@ def test_policy_with_advice_names_the_observation_it_needs(smoke_run):
 def test_curriculum_reaches_the_environments_under_their_wrappers():
     from stable_baselines3.common.env_util import make_vec_env
 
-    from inselflucht_env.advice import AdviceWrapper
-    from inselflucht_env.config import GameConfig
+    from inselflucht_env.envs.advice import AdviceWrapper
+    from inselflucht_env.games.inselflucht.rules.config import GameConfig
     from train.train import ENV_ID, Curriculum
 
     venv = make_vec_env(ENV_ID, n_envs=2, wrapper_class=AdviceWrapper)
@@ -220,7 +220,7 @@ def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path, capsys):
 
 def test_policy_builds_the_observation_it_was_trained_on(smoke_run):
     """``Policy.act`` sees exactly what the training environment (with advice) showed."""
-    from inselflucht_env.advice import AdviceWrapper
+    from inselflucht_env.envs.advice import AdviceWrapper
 
     policy = load_policy(smoke_run)
     env = AdviceWrapper(InselfluchtEnv())
@@ -235,7 +235,7 @@ def test_policy_builds_the_observation_it_was_trained_on(smoke_run):
 def test_enjoy_plays_and_prints_decisions_by_name(smoke_run, tmp_path):
     import io
 
-    from inselflucht_env.enjoy import play
+    from inselflucht_env.cli.enjoy import play
 
     out = io.StringIO()
     outcome = play(str(smoke_run), seed=1, out=out)

@@ -12,14 +12,14 @@ import torch
 from conftest import P, put, sink
 
 from inselflucht_env.agents import HeuristicAgent
-from inselflucht_env.agents.knowledge import paths_sea
-from inselflucht_env.board import BEYOND, N_PLACES, NEIGHBOUR
-from inselflucht_env.cards import N_LAND
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import State, sea_mask
+from inselflucht_env.games.inselflucht.knowledge import paths_sea
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE, encode_observation
+from inselflucht_env.games.inselflucht.rules.board import BEYOND, N_PLACES, NEIGHBOUR
+from inselflucht_env.games.inselflucht.rules.cards import N_LAND
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import State, sea_mask
 from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
 from inselflucht_env.learned.ways import N_WAY_PLANES, WAY_PLANES, way_planes
-from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import grow
 from train.exit_config import ConfigError
 

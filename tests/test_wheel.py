@@ -75,8 +75,8 @@ def test_installed_package_loads_a_shipped_policy_by_name_and_plays(installed, t
     script = (
         "import inselflucht_env, numpy as np\n"
         "from inselflucht_env.learned import load_policy, shipped_names\n"
-        "from inselflucht_env.config import GameConfig\n"
-        "from inselflucht_env.engine import State\n"
+        "from inselflucht_env.games.inselflucht.rules.config import GameConfig\n"
+        "from inselflucht_env.games.inselflucht.rules.engine import State\n"
         f"assert inselflucht_env.__file__.startswith({str(installed[0])!r})\n"
         "assert 'ppo_2p_normal' in shipped_names()\n"
         "policy = load_policy('ppo_2p_normal')\n"

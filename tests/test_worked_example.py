@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from conftest import Game
 
-from inselflucht_env.cards import code
+from inselflucht_env.games.inselflucht.rules.cards import code
 
 LAYOUT = ["? 7C KC 7S ?", "? 10C 8H 6D 10H", "9S ? JK ? KH", "? 9D 7H ? ?", "? ? ? ? 6S"]
 COLUMNS = [3, 2, 5, 1, 4]  # 3 of spades, 2, 5, ace, 4

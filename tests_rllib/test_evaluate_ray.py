@@ -8,9 +8,9 @@ import json
 import pytest
 from conftest import cli
 
-from inselflucht_env import evaluate_ray as R
-from inselflucht_env.config import GameConfig
-from inselflucht_env.evaluate import run_episodes
+from inselflucht_env.evaluation import ray_backend as R
+from inselflucht_env.evaluation.harness import run_episodes
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
 
 ray = pytest.importorskip("ray")
 TIMING = ("agent_seconds", "max_decision_seconds")  # wall-clock fields: never reproducible

@@ -11,11 +11,11 @@ import pytest
 import torch
 from conftest import cli
 
-from inselflucht_env.dict_observation import dict_space
+from inselflucht_env.envs.dict_observation import dict_space
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
 from inselflucht_env.learned.checkpoint import load_network
 from inselflucht_env.learned.network import NetworkSpec
 from inselflucht_env.learned.policy import load_policy
-from inselflucht_env.observation import OBSERVATION_SIZE
 from train import rllib_config as cfg
 from train.config import ConfigError
 

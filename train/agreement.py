@@ -25,14 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from inselflucht_env import actions as A
-from inselflucht_env.actions import ACTION_NAMES
 from inselflucht_env.agents import make_agent
-from inselflucht_env.cli import natural_int, positive_int, run
-from inselflucht_env.config import METER_PRESETS, GameConfig
-from inselflucht_env.engine import State
-from inselflucht_env.evaluate import AGENT_STREAM
-from inselflucht_env.observation import encode_observation
+from inselflucht_env.cli.args import natural_int, positive_int, run
+from inselflucht_env.evaluation import AGENT_STREAM
+from inselflucht_env.games.inselflucht.observation import encode_observation
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES
+from inselflucht_env.games.inselflucht.rules.config import METER_PRESETS, GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import State
 
 
 @dataclass

@@ -23,10 +23,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from inselflucht_env.cli import run
-from inselflucht_env.engine import OUTCOMES
+from inselflucht_env.cli.args import run
 from inselflucht_env.errors import InputError
-from inselflucht_env.stats import difference_ci, mcnemar, wilson
+from inselflucht_env.evaluation.stats import difference_ci, mcnemar, wilson
+from inselflucht_env.games.inselflucht.rules.engine import OUTCOMES
 from train.json_file import read_evaluation
 
 SETTINGS = ("players", "meter", "taucher", "short_game")

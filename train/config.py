@@ -22,10 +22,10 @@ from typing import Any
 
 import yaml
 
-from inselflucht_env.advice import ADVISORS
-from inselflucht_env.config import METER_PRESETS
-from inselflucht_env.env import REWARD_SCHEMES
+from inselflucht_env.envs.advice import ADVISORS
+from inselflucht_env.envs.inselflucht import REWARD_SCHEMES
 from inselflucht_env.errors import InputError
+from inselflucht_env.games.inselflucht.rules.config import METER_PRESETS
 
 
 class ConfigError(InputError):
@@ -283,7 +283,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
             (str,),
             "none",
             "append an agent's choice to the observation "
-            "(inselflucht_env.advice): none or heuristic",
+            "(inselflucht_env.envs.advice): none or heuristic",
             choice(*ADVISORS),
         ),
     },

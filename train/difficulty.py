@@ -36,17 +36,17 @@ from pathlib import Path
 from typing import Any
 
 from inselflucht_env.agents import AGENT_NAMES, NOVICE_EPSILON, make_agent
-from inselflucht_env.cli import natural_int, positive_float, positive_int, run
-from inselflucht_env.config import GameConfig
+from inselflucht_env.cli.args import natural_int, positive_float, positive_int, run
 from inselflucht_env.errors import InputError
-from inselflucht_env.evaluate import (
+from inselflucht_env.evaluation.harness import (
     BACKENDS,
     LOSS_CAUSES,
     check_backend_args,
     run_episodes,
     summarize,
 )
-from inselflucht_env.stats import mcnemar
+from inselflucht_env.evaluation.stats import mcnemar
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
 from train.json_file import read_evaluation, write_json
 
 PLAYERS = (1, 2, 3, 4)
@@ -651,7 +651,7 @@ def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
     if not args.from_json or args.network:
         check_backend_args(args.backend, args.address, args.workers)
         if args.backend == "ray":
-            from inselflucht_env.evaluate_ray import connect
+            from inselflucht_env.evaluation.ray_backend import connect
 
             workers = connect(args.address)  # the cluster's CPUs; a bad address fails here
         else:

@@ -53,7 +53,7 @@ import torch
 import yaml
 from torch import nn
 
-from inselflucht_env.cli import positive_float, positive_int, run
+from inselflucht_env.cli.args import positive_float, positive_int, run
 from inselflucht_env.learned.checkpoint import (
     CheckpointError,
     load_network,

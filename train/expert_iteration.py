@@ -89,11 +89,12 @@ from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from inselflucht_env.actions import N_ACTIONS
 from inselflucht_env.agents import make_agent
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import State
-from inselflucht_env.evaluate import play_episode, summarize
+from inselflucht_env.evaluation import play_episode, summarize
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE, encode_observation
+from inselflucht_env.games.inselflucht.rules.actions import N_ACTIONS
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import State
 from inselflucht_env.learned.checkpoint import (
     CheckpointError,
     load_network,
@@ -103,7 +104,6 @@ from inselflucht_env.learned.checkpoint import (
 from inselflucht_env.learned.netsearch import NetSearchAgent
 from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
 from inselflucht_env.learned.policy import Policy, load_policy
-from inselflucht_env.observation import OBSERVATION_SIZE, encode_observation
 from train import exit_config
 from train.config import add_config_arguments
 from train.grow import grown
@@ -285,7 +285,7 @@ def teacher_games(job: tuple[str, dict, list[int]]) -> dict[str, Any]:
 
 
 def evaluation_games(job: tuple[str, dict, dict, list[int]]) -> list:
-    """Harness episodes (``inselflucht_env.evaluate.play_episode``) of an agent spec."""
+    """Harness episodes (``inselflucht_env.evaluation.harness.play_episode``) of an agent spec."""
     spec, kwargs, game, seeds = job
     agent = make_agent(spec, **kwargs)
     config = GameConfig.make(**game)

@@ -63,7 +63,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from inselflucht_env.stats import wilson
+from inselflucht_env.evaluation.stats import wilson
 from train import exit_config
 from train.json_file import write_json
 from train.seeds import EVAL_SEEDS as PPO_EVAL_SEEDS  # PPO's periodic evaluation (+ seed)
@@ -156,7 +156,7 @@ def heuristic_reference(
     if given == "measure":
         if not isinstance(setting["meter"], str):
             return None
-        from inselflucht_env.evaluate import evaluate
+        from inselflucht_env.evaluation.harness import evaluate
 
         summary = evaluate(
             "heuristic", episodes=episodes, seed=seed, workers=1, progress=False, **setting

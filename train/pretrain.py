@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from inselflucht_env.advice import AdviceWrapper
 from inselflucht_env.agents import make_agent
-from inselflucht_env.env import InselfluchtEnv
+from inselflucht_env.envs.advice import AdviceWrapper
+from inselflucht_env.envs.inselflucht import InselfluchtEnv
 from inselflucht_env.learned.checkpoint import save_checkpoint
 from inselflucht_env.learned.network import NetworkSpec
 from inselflucht_env.learned.policy import load_policy

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from inselflucht_env.cli import run
+from inselflucht_env.cli.args import run
 from inselflucht_env.errors import InputError
 from inselflucht_env.learned.checkpoint import read_metadata, record_result
 from inselflucht_env.learned.shipped import resolve

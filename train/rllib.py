@@ -35,10 +35,10 @@ from typing import Any
 
 import yaml
 
-from inselflucht_env.cli import run
+from inselflucht_env.cli.args import run
 from inselflucht_env.errors import InputError
+from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
 from inselflucht_env.learned.network import NetworkSpec
-from inselflucht_env.observation import OBSERVATION_SIZE
 from train import rllib_config as cfg
 from train.config import ConfigError, add_config_arguments
 
@@ -199,7 +199,7 @@ def train(args: argparse.Namespace) -> Path:
         from ray.tune.registry import register_env
     except ImportError:
         raise InputError(f"train.rllib needs RLlib, which is not installed: {RLLIB_HINT}") from None
-    from inselflucht_env.evaluate_ray import cluster_summary, connect
+    from inselflucht_env.evaluation.ray_backend import cluster_summary, connect
     from inselflucht_env.learned.rllib import ENV_NAME, make_env
 
     cpus = connect(args.address)

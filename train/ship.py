@@ -22,8 +22,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inselflucht_env.cli import natural_int, positive_int, run
-from inselflucht_env.evaluate import evaluate, format_summary
+from inselflucht_env.cli.args import natural_int, positive_int, run
+from inselflucht_env.evaluation.harness import evaluate, format_summary
 from inselflucht_env.learned.checkpoint import (
     METADATA_FILE,
     CheckpointError,

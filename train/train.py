@@ -36,10 +36,10 @@ from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
-from inselflucht_env.advice import AdviceWrapper, observation_size
-from inselflucht_env.cli import run
-from inselflucht_env.config import GameConfig
-from inselflucht_env.engine import OUTCOMES
+from inselflucht_env.cli.args import run
+from inselflucht_env.envs.advice import AdviceWrapper, observation_size
+from inselflucht_env.games.inselflucht.rules.config import GameConfig
+from inselflucht_env.games.inselflucht.rules.engine import OUTCOMES
 from inselflucht_env.learned.checkpoint import (
     WEIGHTS_FILE,
     CheckpointError,

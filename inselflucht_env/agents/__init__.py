@@ -28,11 +28,11 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import InputError
-from .base import Agent
-from .heuristic import HeuristicAgent
-from .random_agent import RandomAgent
-from .search import SearchAgent
+from inselflucht_env.agents.base import Agent
+from inselflucht_env.agents.random_agent import RandomAgent
+from inselflucht_env.agents.search import SearchAgent
+from inselflucht_env.errors import InputError
+from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
 
 AGENT_NAMES = ("random", "heuristic", "novice", "search")
 NOVICE_EPSILON = 0.2

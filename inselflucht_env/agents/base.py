@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..engine import State
+from inselflucht_env.games.inselflucht.rules.engine import State
 
 
 @runtime_checkable

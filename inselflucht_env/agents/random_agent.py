@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import State
+from inselflucht_env.games.inselflucht.rules.engine import State
 
 
 class RandomAgent:

@@ -29,10 +29,10 @@ import time
 
 import numpy as np
 
-from .. import actions as A
-from ..engine import Give, Lift, State
-from .determinize import determinize
-from .heuristic import HeuristicAgent
+from inselflucht_env.games.inselflucht.determinize import determinize
+from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
+from inselflucht_env.games.inselflucht.rules import actions as A
+from inselflucht_env.games.inselflucht.rules.engine import Give, Lift, State
 
 
 def _priority(a: int) -> tuple[int, int]:

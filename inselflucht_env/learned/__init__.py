@@ -9,14 +9,19 @@ registers the agent kinds ``checkpoint:``, ``netsearch:`` and ``netflat:`` with
     action = policy.act(env.unwrapped.game_state)
 """
 
-from ..agents import register_agent_kind
-from .agents import CheckpointAgent
-from .checkpoint import CheckpointError, load_network, read_metadata, save_checkpoint
-from .netflat import NetFlatAgent
-from .netsearch import NetSearchAgent, SearchResult
-from .network import NetworkSpec, build_policy
-from .policy import Policy, load_policy
-from .shipped import resolve, shipped_names
+from inselflucht_env.agents import register_agent_kind
+from inselflucht_env.learned.agents import CheckpointAgent
+from inselflucht_env.learned.checkpoint import (
+    CheckpointError,
+    load_network,
+    read_metadata,
+    save_checkpoint,
+)
+from inselflucht_env.learned.netflat import NetFlatAgent
+from inselflucht_env.learned.netsearch import NetSearchAgent, SearchResult
+from inselflucht_env.learned.network import NetworkSpec, build_policy
+from inselflucht_env.learned.policy import Policy, load_policy
+from inselflucht_env.learned.shipped import resolve, shipped_names
 
 register_agent_kind("checkpoint", CheckpointAgent)
 register_agent_kind("netsearch", NetSearchAgent)

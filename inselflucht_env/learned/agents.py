@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import State
-from .checkpoint import read_metadata
-from .policy import Policy, load_policy
-from .shipped import resolve
+from inselflucht_env.games.inselflucht.rules.engine import State
+from inselflucht_env.learned.checkpoint import read_metadata
+from inselflucht_env.learned.policy import Policy, load_policy
+from inselflucht_env.learned.shipped import resolve
 
 
 class CheckpointAgent:

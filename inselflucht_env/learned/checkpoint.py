@@ -25,12 +25,12 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, load_model, save_file, save_model
 from torch import nn
 
-from .. import __version__
-from ..actions import ACTION_NAMES, N_ACTIONS
-from ..advice import observation_size
-from ..errors import InputError
-from ..observation import describe_observation
-from .network import NetworkSpec, build_policy
+from inselflucht_env import __version__
+from inselflucht_env.envs.advice import observation_size
+from inselflucht_env.errors import InputError
+from inselflucht_env.games.inselflucht.observation import describe_observation
+from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES, N_ACTIONS
+from inselflucht_env.learned.network import NetworkSpec, build_policy
 
 FORMAT = "inselflucht-checkpoint"
 FORMAT_VERSION = 1
@@ -52,7 +52,7 @@ def _digest(value: Any) -> str:
 
 def env_signature(advice: str = "none") -> dict[str, Any]:
     """What a policy depends on: observation layout and size, the advice appended to the
-    observation (``inselflucht_env.advice``), action names and count."""
+    observation (``inselflucht_env.envs.advice``), action names and count."""
     return {
         "observation_size": observation_size(advice),
         "advice": advice,

@@ -17,9 +17,14 @@ search and ``netsearch`` it reads public facts only (R9): worlds come from
 
 from __future__ import annotations
 
-from ..agents.search import SearchAgent
-from ..engine import State
-from .policy import Policy, check_win_probability, load_policy_with_threads, win_probability
+from inselflucht_env.agents.search import SearchAgent
+from inselflucht_env.games.inselflucht.rules.engine import State
+from inselflucht_env.learned.policy import (
+    Policy,
+    check_win_probability,
+    load_policy_with_threads,
+    win_probability,
+)
 
 
 class NetFlatAgent(SearchAgent):

@@ -47,11 +47,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import N_ACTIONS
-from ..agents.determinize import determinize
-from ..agents.heuristic import HeuristicAgent
-from ..engine import State
-from .policy import Policy, check_win_probability, load_policy_with_threads, win_probability
+from inselflucht_env.games.inselflucht.determinize import determinize
+from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
+from inselflucht_env.games.inselflucht.rules.actions import N_ACTIONS
+from inselflucht_env.games.inselflucht.rules.engine import State
+from inselflucht_env.learned.policy import (
+    Policy,
+    check_win_probability,
+    load_policy_with_threads,
+    win_probability,
+)
 
 
 class Node:

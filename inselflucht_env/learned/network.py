@@ -21,10 +21,10 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from ..actions import N_ACTIONS
-from ..board import N_PLACES, SIZE
-from ..observation import BOARD_SIZE, N_PLANES, OBSERVATION_LAYOUT
-from .ways import N_WAY_PLANES, way_planes
+from inselflucht_env.games.inselflucht.observation import BOARD_SIZE, N_PLANES, OBSERVATION_LAYOUT
+from inselflucht_env.games.inselflucht.rules.actions import N_ACTIONS
+from inselflucht_env.games.inselflucht.rules.board import N_PLACES, SIZE
+from inselflucht_env.learned.ways import N_WAY_PLANES, way_planes
 
 FEATURES = ("mlp", "board_cnn", "centred_cnn")
 _DECIDER_PLANE = OBSERVATION_LAYOUT["figure_seat0"][0] // N_PLACES
@@ -56,8 +56,8 @@ def _centred(planes: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
 class BoardCNN(BaseFeaturesExtractor):
     """3x3 convolutions (two by default) over the board planes, then the vector part.
 
-    The observation (``inselflucht_env.observation``) is flat; its first ``BOARD_SIZE``
-    entries are ``N_PLANES`` planes over the grid. Convolutions see neighbourhoods (adjacent
+    The observation (``games.inselflucht.observation``) is flat; its first ``BOARD_SIZE`` entries
+    are ``N_PLANES`` planes over the grid. Convolutions see neighbourhoods (adjacent
     floods, reachable places) that a plain MLP has to learn from scratch.
 
     ``centred``: the planes are first moved onto a 9 x 9 canvas whose centre is the deciding

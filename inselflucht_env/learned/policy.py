@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from ..advice import Advisor, observation_size
-from ..engine import State
-from .checkpoint import load_network, read_metadata
-from .network import NetworkSpec, policy_value
-from .shipped import resolve
+from inselflucht_env.envs.advice import Advisor, observation_size
+from inselflucht_env.games.inselflucht.rules.engine import State
+from inselflucht_env.learned.checkpoint import load_network, read_metadata
+from inselflucht_env.learned.network import NetworkSpec, policy_value
+from inselflucht_env.learned.shipped import resolve
 
 
 class Policy:

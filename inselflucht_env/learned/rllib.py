@@ -32,10 +32,10 @@ from ray.rllib.core.rl_module.apis import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-from ..dict_observation import ACTION_MASK, OBSERVATIONS
-from ..engine import OUTCOMES
-from .checkpoint import save_checkpoint
-from .network import NetworkSpec, build_policy, policy_value
+from inselflucht_env.envs.dict_observation import ACTION_MASK, OBSERVATIONS
+from inselflucht_env.games.inselflucht.rules.engine import OUTCOMES
+from inselflucht_env.learned.checkpoint import save_checkpoint
+from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
 
 ENV_NAME = "inselflucht_pz"
 POLICY_ID = "shared"
@@ -88,8 +88,8 @@ def make_env(env_config: dict[str, Any] | None = None) -> Any:
     observation keys (``PettingZooEnv`` alone fails with ``KeyError: 'observations'``)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    from .. import pettingzoo as iz
-    from ..dict_observation import PettingZooDictObservation
+    from inselflucht_env.envs import pettingzoo as iz
+    from inselflucht_env.envs.dict_observation import PettingZooDictObservation
 
     return PettingZooEnv(PettingZooDictObservation(iz.env(**dict(env_config or {}))))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .checkpoint import METADATA_FILE, CheckpointError
+from inselflucht_env.learned.checkpoint import METADATA_FILE, CheckpointError
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CANDIDATES = (

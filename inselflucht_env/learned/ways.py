@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import torch
 
-from ..board import BEYOND, DIRECTIONS, N_PLACES, NEIGHBOUR
-from ..observation import BOARD_SIZE, N_PLANES, OBSERVATION_LAYOUT
+from inselflucht_env.games.inselflucht.observation import BOARD_SIZE, N_PLANES, OBSERVATION_LAYOUT
+from inselflucht_env.games.inselflucht.rules.board import BEYOND, DIRECTIONS, N_PLACES, NEIGHBOUR
 
 WAY_PLANES = (
     *(f"first_{kind}:{d}" for kind in ("move", "swim") for d in DIRECTIONS),
