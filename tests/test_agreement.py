@@ -1,9 +1,9 @@
-"""train.agreement: the share of a teacher's decisions that a student would have made."""
+"""train.tools.agreement: the share of a teacher's decisions that a student would have made."""
 
 from __future__ import annotations
 
 from inselflucht_env.games.inselflucht.rules.config import GameConfig
-from train.agreement import agreement
+from train.tools.agreement import agreement
 
 CONFIG = GameConfig.make(players=2, short_game=True)
 
@@ -33,7 +33,7 @@ def test_on_the_agents_own_games_the_agent_is_played():
 
 def test_a_move_straight_back_is_a_reversal():
     from inselflucht_env.games.inselflucht.rules.actions import action_index
-    from train.agreement import _reverses
+    from train.tools.agreement import _reverses
 
     up, down, left = (action_index(f"move:{d}") for d in ("up", "down", "left"))
     assert (

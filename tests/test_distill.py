@@ -1,4 +1,4 @@
-"""Distillation (``train.distill``): a fresh network of another size fitted to a run's replay
+"""Distillation (``train.tools.distill``): a fresh network of another size fitted to a run's replay
 window, scored on the window's newest decisions, saved after every block and resumed
 exactly."""
 
@@ -13,7 +13,7 @@ import pytest
 import torch
 from safetensors.numpy import load_file
 
-import train.distill as distill
+import train.tools.distill as distill
 from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
 from inselflucht_env.learned import load_policy, read_metadata
 from inselflucht_env.learned.checkpoint import load_network

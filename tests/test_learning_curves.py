@@ -1,5 +1,5 @@
 """Curriculum ladders (a stage may change players, variants and meter) and the learning-curve
-report (train/learning_curves.py) on tiny synthetic runs."""
+report (train/tools/learning_curves.py) on tiny synthetic runs."""
 
 from __future__ import annotations
 
@@ -207,7 +207,7 @@ def _fake_exit_run(folder: Path) -> Path:
 
 
 def test_learning_curves_from_a_ppo_run_alone(tmp_path):
-    from train.learning_curves import main
+    from train.tools.learning_curves import main
 
     run = _fake_ppo_run(tmp_path / "ppo_run")
     out = tmp_path / "docs"
@@ -237,7 +237,7 @@ def test_learning_curves_from_a_ppo_run_alone(tmp_path):
 
 
 def test_learning_curves_read_the_expert_iteration_event_files(tmp_path):
-    from train.learning_curves import main
+    from train.tools.learning_curves import main
 
     out = tmp_path / "docs"
     data = main(
@@ -277,7 +277,7 @@ def test_expert_iteration_games_count_dagger_rounds_and_logged_games(tmp_path):
     as the schedule sets them for that iteration."""
     from torch.utils.tensorboard import SummaryWriter
 
-    from train.learning_curves import exit_curve
+    from train.tools.learning_curves import exit_curve
 
     run = tmp_path / "exit_run"
     run.mkdir()
@@ -304,7 +304,7 @@ def test_expert_iteration_games_count_dagger_rounds_and_logged_games(tmp_path):
 
 
 def test_learning_curves_need_the_evaluation_log(tmp_path):
-    from train.learning_curves import main
+    from train.tools.learning_curves import main
 
     run = _fake_ppo_run(tmp_path / "ppo_run")
     (run / "eval" / "evaluations.npz").unlink()
@@ -313,7 +313,7 @@ def test_learning_curves_need_the_evaluation_log(tmp_path):
 
 
 def test_the_heuristic_reference_can_be_measured_on_the_evaluation_deals(tmp_path):
-    from train.learning_curves import heuristic_reference
+    from train.tools.learning_curves import heuristic_reference
 
     reference = heuristic_reference("measure", {"players": 2, "meter": "normal"}, 3, 11_000_000)
     assert reference["episodes"] == 3 and reference["seeds"] == "11000000-11000002"
@@ -325,7 +325,7 @@ def test_the_heuristic_reference_can_be_measured_on_the_evaluation_deals(tmp_pat
 def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_path, monkeypatch):
     import matplotlib.figure
 
-    from train.learning_curves import main
+    from train.tools.learning_curves import main
 
     legends: list[str] = []  # the expert-iteration panel's (the right one)
 
@@ -350,7 +350,7 @@ def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_p
 
 def test_two_runs_of_one_name_on_one_setting_are_told_apart_by_their_start_date():
     """Run 5 and run 9 were both exit_4p_dagger at 4p normal: the legend adds the date."""
-    from train.learning_curves import _run_labels
+    from train.tools.learning_curves import _run_labels
 
     runs = [
         {"run": "runs/exit_4p_dagger-20261201-230559", "target": "4p normal"},
@@ -373,7 +373,7 @@ def test_two_runs_of_one_name_on_one_setting_are_told_apart_by_their_start_date(
 def test_an_earlier_learning_json_keeps_the_curves_whose_run_folders_are_gone(tmp_path):
     """--previous: the PPO curve and the expert-iteration runs of the earlier file stay, a
     run read again by --exit replaces its old curve in place, a new run comes last."""
-    from train.learning_curves import main
+    from train.tools.learning_curves import main
 
     out = tmp_path / "docs"
     first, second = (_fake_exit_run(tmp_path / name) for name in ("first", "second"))
@@ -414,7 +414,7 @@ def test_an_earlier_learning_json_keeps_the_curves_whose_run_folders_are_gone(tm
     ],
 )
 def test_a_bad_earlier_learning_json_is_named(tmp_path, text, message):
-    from train.learning_curves import main
+    from train.tools.learning_curves import main
 
     bad = tmp_path / "learning.json"
     bad.write_text(text)
@@ -424,7 +424,7 @@ def test_a_bad_earlier_learning_json_is_named(tmp_path, text, message):
 
 
 def test_the_curves_need_a_ppo_run_or_an_earlier_file(tmp_path, capsys):
-    from train.learning_curves import main
+    from train.tools.learning_curves import main
 
     with pytest.raises(SystemExit):
         main(["--out", str(tmp_path / "docs")])
@@ -437,7 +437,7 @@ def test_a_short_run_beside_a_long_one_stays_readable(tmp_path, monkeypatch):
     setting's heuristic line in one colour of its own."""
     import matplotlib.figure
 
-    from train.learning_curves import exit_curve, plot, ppo_curve
+    from train.tools.learning_curves import exit_curve, plot, ppo_curve
 
     seen: dict[str, object] = {}
 

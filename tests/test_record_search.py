@@ -1,4 +1,4 @@
-"""train.record_search: a guided search's paired result against the plain search, checked
+"""train.tools.record_search: a guided search's paired result against the plain search, checked
 and stored in the shipped network's metadata (issue 11: "plus the guided search's figures")."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from inselflucht_env.learned.checkpoint import (
     read_metadata,
     record_result,
 )
-from train import record_search
+from train.tools import record_search
 
 GAME = {"players": 2, "meter": "schwer", "taucher": False, "short_game": False}
 

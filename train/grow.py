@@ -3,7 +3,7 @@
 Why: whether size or more input planes help a network that has stopped improving shows best
 when the larger network starts where the trained one is (Net2Net's idea, Chen et al. 2016,
 with zeros instead of copies), so that anything it gains afterwards comes from training.
-``train.distill --init`` fits grown networks to a run's window; ``warm_start.init`` of an
+``train.tools.distill --init`` fits grown networks to a run's window; ``warm_start.init`` of an
 expert-iteration config grows the checkpoint it names into the config's network.
 """
 

@@ -1,6 +1,6 @@
 """Convert a checkpoint of the old format (SB3 ``model.zip``) into the safe one, in place.
 
-    python -m train.convert_checkpoint checkpoints/ppo_2p_normal [more folders ...]
+    python -m train.tools.convert_checkpoint checkpoints/ppo_2p_normal [more folders ...]
 
 Nothing is unpickled: the network's tensors come from the archive's ``policy.pth`` through
 ``torch.load(weights_only=True)`` (which refuses any object but tensors and plain

@@ -1,7 +1,7 @@
 """How often an agent picks what a teacher picks, on the teacher's own games.
 
-    python -m train.agreement --agent runs/<run>/iterations/iter_0000 --players 4 --games 5
-    python -m train.agreement --agent runs/<run>/iterations/iter_0004 --players 4 --on agent
+    python -m train.tools.agreement --agent runs/<run>/iterations/iter_0000 --players 4 --games 5
+    python -m train.tools.agreement --agent runs/<run>/iterations/iter_0004 --players 4 --on agent
 
 The teacher (default: the heuristic) plays games on seeds ``--seed`` onwards; at every
 decision with more than one legal action the agent is asked too, without its choice being
@@ -107,7 +107,7 @@ def agreement(
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(
-        prog="python -m train.agreement", description=__doc__.split("\n")[0]
+        prog="python -m train.tools.agreement", description=__doc__.split("\n")[0]
     )
     p.add_argument("--agent", required=True, help="the student: any make_agent spec")
     p.add_argument("--teacher", default="heuristic", help="the agent the student is compared with")

@@ -1,8 +1,9 @@
 """Learning curves: PPO's win rate against environment steps, expert iteration's against
 self-play games, with the heuristic's win rate on the target as a dashed reference.
 
-    python -m train.learning_curves --ppo runs/<ppo run> [--exit runs/<exit run> ...] --out docs/
-    python -m train.learning_curves --previous docs/learning.json --exit runs/<new run> --out docs/
+    python -m train.tools.learning_curves --ppo runs/<ppo> [--exit runs/<exit> ...] --out docs/
+    python -m train.tools.learning_curves --previous docs/learning.json \
+        --exit runs/<new> --out docs/
 
 ``--exit`` may be given several times: every expert-iteration run is drawn in the right
 panel (labelled by its setting) and gets its own table. Run folders are not in git, so
@@ -375,7 +376,7 @@ def read_previous(path: Path) -> dict[str, Any]:
         or not all(isinstance(ex, dict) and "run" in ex for ex in data["exit"])
     ):
         raise ValueError(
-            f"--previous {path}: not a learning.json of train.learning_curves "
+            f"--previous {path}: not a learning.json of train.tools.learning_curves "
             "(needs 'ppo' with 'evaluation' and 'exit', a list of runs with 'run')"
         )
     return data
@@ -646,7 +647,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     fresh = [exit_curve(run, args.heuristic_exit) for run in args.exit]
     data: dict[str, Any] = {
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command": "python -m train.learning_curves "
+        "command": "python -m train.tools.learning_curves "
         + shlex.join(sys.argv[1:] if argv is None else argv),
         "ppo": ppo_curve(args.ppo, args.heuristic_ppo) if args.ppo else previous["ppo"],
         "exit": merge_exit_curves(previous["exit"], fresh),

@@ -1,6 +1,6 @@
 """Record a guided search's result against the plain search in a shipped network's metadata.
 
-    python -m train.record_search checkpoints/exit_2p_schwer_dagger \\
+    python -m train.tools.record_search checkpoints/exit_2p_schwer_dagger \\
         g_0_299.json+g_300_599.json s_0_299.json+s_300_599.json
 
 ``train.ship`` evaluates the raw network; the search it guides is far too slow for that (a
@@ -132,7 +132,7 @@ def record_guided_search(
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(
-        prog="python -m train.record_search", description=__doc__.split("\n")[0]
+        prog="python -m train.tools.record_search", description=__doc__.split("\n")[0]
     )
     p.add_argument("checkpoint", help="the shipped network (folder or name)")
     p.add_argument(

@@ -1,10 +1,10 @@
 """Distillation: fit a fresh network of a chosen size to an expert-iteration run's decisions.
 
-    python -m train.distill runs/exit_4p_dagger-<stamp> --out runs/distill_4p_wide \\
+    python -m train.tools.distill runs/exit_4p_dagger-<stamp> --out runs/distill_4p_wide \\
         --features-dim 384 --net-arch 384 384 --steps 20000
-    python -m train.distill runs/exit_4p_dagger-<stamp> --out runs/grown_4p \
+    python -m train.tools.distill runs/exit_4p_dagger-<stamp> --out runs/grown_4p \
         --init checkpoints/exit_4p_normal_dagger --features-dim 384 --net-arch 384 384
-    python -m train.distill --resume runs/distill_4p_wide
+    python -m train.tools.distill --resume runs/distill_4p_wide
 
 Why: a DAgger run flattens when its network stops getting closer to the teacher. Whether
 that is the network's size or its data shows when networks of other sizes are fitted to the
