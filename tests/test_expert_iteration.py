@@ -38,7 +38,7 @@ SMOKE = str(CONFIGS / "exit_smoke.yaml")
 def test_exit_configs_validate_and_fit_the_size_limit():
     from inselflucht_env.learned import build_policy
 
-    for path in CONFIGS.glob("exit_*.yaml"):
+    for path in CONFIGS.rglob("exit_*.yaml"):
         conf = exit_config.load(path)
         assert set(conf) == set(exit_config.SCHEMA)
         network = build_policy(network_spec(conf["network"]))

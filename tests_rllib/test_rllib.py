@@ -138,7 +138,7 @@ def test_shipped_configs_validate(path):
 @pytest.mark.parametrize(
     "path, overrides, message",
     [
-        ("configs/ppo_4p_normal.yaml", [], "pretrain is not a train.rllib setting"),
+        ("configs/experiments/ppo_4p_normal.yaml", [], "pretrain is not a train.rllib setting"),
         ("configs/rllib_smoke.yaml", ["ppo.minibatch_size=5000"], "must not exceed"),
         ("configs/rllib_smoke.yaml", ["policy.advice=heuristic"], "no advice wrapper"),
         ("configs/rllib_smoke.yaml", ["ppo.lr=fast"], "ppo.lr='fast' must be of type"),
