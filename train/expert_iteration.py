@@ -1,6 +1,6 @@
 """Expert iteration: a policy-value network trained on the choices of a search it guides.
 
-    python -m train.expert_iteration --config configs/experiments/exit_4p_normal.yaml [--set key=value]
+    python -m train.expert_iteration --config configs/exit_2p_normal.yaml [--set key=value]
     python -m train.expert_iteration --resume runs/exit_4p_normal-<stamp> [--set key=value]
 
 The expert is ``inselflucht_env.learned.netsearch`` (determinized PUCT over the network's
@@ -451,7 +451,10 @@ def iteration_folder(run_dir: Path, iteration: int) -> Path:
 def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_config_arguments(
-        parser, "configs/experiments/exit_4p_normal.yaml", "train.iterations=40", "train/exit_config.py"
+        parser,
+        "configs/experiments/exit_4p_normal.yaml",
+        "train.iterations=40",
+        "train/exit_config.py",
     )
     parser.add_argument("--resume", metavar="RUN_FOLDER", help="continue this run")
     args = parser.parse_args(argv)
