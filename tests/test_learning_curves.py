@@ -327,10 +327,10 @@ def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_p
 
     from train.tools.learning_curves import main
 
-    legends: list[str] = []  # the expert-iteration panel's (the right one)
+    legends: list[str] = []  # the 4p normal panel's (the only setting of these runs)
 
     def record_legends(fig, *args, **kwargs):
-        legends.extend(t.get_text() for t in fig.axes[-1].get_legend().get_texts())
+        legends.extend(t.get_text() for t in fig.axes[0].get_legend().get_texts())
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", record_legends)
     out = tmp_path / "docs"
@@ -343,31 +343,9 @@ def test_several_expert_iteration_runs_share_the_plot_and_get_a_table_each(tmp_p
     assert [Path(ex["run"]).name for ex in data["exit"]] == ["first", "second"]
     md = (out / "learning.md").read_text()
     assert md.count("| iteration | self-play games |") == 2 and "first" in md and "second" in md
-    # two runs on one target: each curve names its run, the heuristic's line is drawn once
-    assert {"4p normal, first: raw network", "4p normal, second: raw network"} <= set(legends)
+    # two runs on one setting: the panel draws the best one only, the heuristic's line once
+    assert sum(t.endswith(": raw network") for t in legends) == 1
     assert sum(t.startswith("heuristic, 4p normal") for t in legends) == 1
-
-
-def test_two_runs_of_one_name_on_one_setting_are_told_apart_by_their_start_date():
-    """Run 5 and run 9 were both exit_4p_dagger at 4p normal: the legend adds the date."""
-    from train.tools.learning_curves import _run_labels
-
-    runs = [
-        {"run": "runs/exit_4p_dagger-20261201-230559", "target": "4p normal"},
-        {"run": "runs/exit_4p_search-20261201-212934", "target": "4p normal"},
-        {"run": "runs/exit_4p_dagger-20261204-150532", "target": "4p normal"},
-        {"run": "runs/exit_2p_schwer-20261202-000233", "target": "2p schwer"},
-        {"run": "runs/my-run-20261203-010203", "target": "2p normal"},
-        {"run": "runs/my-run-20261204-010203", "target": "2p normal"},
-    ]
-    assert _run_labels(runs) == [
-        "4p normal, exit_4p_dagger (2026-12-01)",
-        "4p normal, exit_4p_search",
-        "4p normal, exit_4p_dagger (2026-12-04)",
-        "2p schwer",
-        "2p normal, my-run (2026-12-03)",  # a name with hyphens stays whole
-        "2p normal, my-run (2026-12-04)",
-    ]
 
 
 def test_an_earlier_learning_json_keeps_the_curves_whose_run_folders_are_gone(tmp_path):
@@ -431,35 +409,32 @@ def test_the_curves_need_a_ppo_run_or_an_earlier_file(tmp_path, capsys):
     assert "give --ppo" in capsys.readouterr().err
 
 
-def test_a_short_run_beside_a_long_one_stays_readable(tmp_path, monkeypatch):
-    """A run of 800 games beside one of 200,000: the games axis turns logarithmic above
-    1,000 (the warm start at 0 stays on it), and every run draws its curves and its
-    setting's heuristic line in one colour of its own."""
+def test_the_plot_has_one_panel_per_setting_with_at_most_five_lines(tmp_path, monkeypatch):
+    """The best run of each setting, PPO where its target is, the heuristic's and the plain
+    search's levels (issue 37)."""
     import matplotlib.figure
 
     from train.tools.learning_curves import exit_curve, plot, ppo_curve
 
-    seen: dict[str, object] = {}
+    seen: dict[str, list[str]] = {}
 
     def record(fig, *args, **kwargs):
-        right = fig.axes[-1]
-        seen["scale"], seen["ticks"] = right.get_xscale(), list(right.get_xticks())
-        seen["colours"] = {line.get_label(): line.get_color() for line in right.get_lines()}
+        for ax in fig.axes:
+            if ax.get_title():
+                seen[ax.get_title()] = [line.get_label() for line in ax.get_lines()]
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", record)
-    short = exit_curve(_fake_exit_run(tmp_path / "short"), heuristic="0.5")
-    long = exit_curve(_fake_exit_run(tmp_path / "long"), heuristic="0.9")
-    long["target"] = "2p normal"
-    long["heuristic"]["setting"] = "2p normal"
-    for points in long["evaluation"].values():
-        for p in points:
-            p["x"] *= 250  # 400 games a round -> 100,000
+    weak = exit_curve(_fake_exit_run(tmp_path / "weak"), heuristic="0.5")
+    strong = exit_curve(_fake_exit_run(tmp_path / "strong"), heuristic="0.5")
+    for p in strong["evaluation"]["network"]:
+        p["win_rate"] = min(1.0, p["win_rate"] + 0.3)
+    other = exit_curve(_fake_exit_run(tmp_path / "other"), heuristic="0.9")
+    other["target"] = other["heuristic"]["setting"] = "2p normal"
     ppo = ppo_curve(_fake_ppo_run(tmp_path / "ppo_run"))
-    plot({"ppo": ppo, "exit": [short, long]}, tmp_path / "plot.png")
-    assert seen["scale"] == "symlog" and seen["ticks"] == [0, 1000, 10000, 100000]
-    colours = seen["colours"]
-    assert isinstance(colours, dict)
-    assert colours["4p normal: raw network"] == colours["4p normal: self-play games"]
-    assert colours["2p normal: raw network"] != colours["4p normal: raw network"]
-    heuristic_4p = next(c for label, c in colours.items() if label.startswith("heuristic, 4p"))
-    assert heuristic_4p == colours["4p normal: raw network"]
+    search = {"4p normal": {"win_rate": 0.83}, "2p normal": {"win_rate": 0.96}}
+    plot({"ppo": ppo, "exit": [weak, strong, other]}, tmp_path / "plot.png", search)
+    assert set(seen) == {"2p normal", "4p normal"}
+    assert all(len(labels) <= 5 for labels in seen.values()), seen
+    assert any(label.startswith("strong: raw network") for label in seen["4p normal"])
+    assert not any(label.startswith("weak") for label in seen["4p normal"])
+    assert any(label.startswith("plain search") for label in seen["2p normal"])

@@ -52,11 +52,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import shlex
 import sys
-from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -82,7 +80,7 @@ EXIT_TAG = re.compile(r"^eval/(?P<agent>.+)_win_rate$")
 SELF_PLAY_TAG = "self_play/win_rate"
 GAMES_TAG = "self_play/games"
 MARKERS = {"ppo": "ppo-table", "exit": "exit-table"}
-SYMLOG_FROM = 1000  # self-play games: the right panel's axis turns logarithmic above
+LEADERBOARD_INDEX = Path(__file__).resolve().parents[2] / "docs" / "leaderboard" / "index.json"
 # A run folder: NAME-YYYYMMDD-HHMMSS (train.expert_iteration); NAME may hold hyphens.
 RUN_FOLDER = re.compile(r"(?P<name>.+)-(?P<year>\d{4})(?P<month>\d\d)(?P<day>\d\d)-\d{6}")
 
@@ -391,24 +389,6 @@ def merge_exit_curves(kept: list[dict], fresh: list[dict]) -> list[dict]:
 
 
 # ----------------------------------------------------------------------- outputs
-def _run_labels(runs: list[dict[str, Any]]) -> list[str]:
-    """What the legend calls each run: its setting; with two runs on one setting also the
-    run's name (its folder less the time stamp), and with two of that name its start date."""
-    per_target = Counter(ex["target"] for ex in runs)
-    stamped = [RUN_FOLDER.fullmatch(Path(ex["run"]).name) for ex in runs]
-    names = [m["name"] if m else Path(ex["run"]).name for ex, m in zip(runs, stamped, strict=True)]
-    per_name = Counter(zip((ex["target"] for ex in runs), names, strict=True))
-    labels = []
-    for ex, name, m in zip(runs, names, stamped, strict=True):
-        label = ex["target"]
-        if per_target[ex["target"]] > 1:
-            label += f", {name}"
-            if m and per_name[(ex["target"], name)] > 1:
-                label += f" ({m['year']}-{m['month']}-{m['day']})"
-        labels.append(label)
-    return labels
-
-
 def _band(ax, points, label, style="-o", colour=None, interval=True):
     xs = [p["x"] for p in points]
     (line,) = ax.plot(
@@ -441,83 +421,76 @@ def _short(v: float, _position: object = None) -> str:
     return f"{v / 1e6:g}M" if abs(v) >= 1e6 else f"{v / 1e3:g}k" if v else "0"
 
 
-def plot(data: dict[str, Any], path: Path) -> None:
+SETTING_ORDER = ("2p normal", "2p schwer", "4p normal")
+
+
+def search_levels(index: Path = LEADERBOARD_INDEX) -> dict[str, dict[str, Any]]:
+    """The plain search's row of each setting in the leaderboard index (``train.leaderboard``),
+    keyed like the curves' targets (``"2p normal"``); empty when the index is missing."""
+    if not index.exists():
+        return {}
+    rows = json.loads(index.read_text())["rows"]
+    return {f"{r['players']}p {r['meter']}": r for r in rows if r["role"] == "search"}
+
+
+def best_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run whose raw network ends highest (its last evaluated point)."""
+    return max(
+        runs, key=lambda ex: (ex["evaluation"].get("network") or [{"win_rate": -1}])[-1]["win_rate"]
+    )
+
+
+def plot(data: dict[str, Any], path: Path, search: dict[str, dict[str, Any]] | None = None) -> None:
+    """One panel per setting: the best expert-iteration run there (its raw network and, where
+    measured, its guided search), PPO from scratch where its target is that setting, and the
+    heuristic's and the plain search's levels as dashed lines: at most five lines a panel."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import matplotlib.ticker
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(15, 4.8), width_ratios=(1, 1.3))
-    ppo = data["ppo"]
-    _band(left, ppo["evaluation"], f"evaluation on the target, {ppo['target']}")
-    if ppo.get("training_games"):
-        _band(left, ppo["training_games"], "training games (stage being played)", "-", "tab:green")
-    for k, stage in enumerate(ppo["stages"]):
-        if k:
-            left.axvline(stage["from"], color="black", lw=0.8, ls=":")
-        left.text(
-            stage["from"], 104 - 5 * (k % 2), f" stage {k}: {stage['label']}", fontsize=7, va="top"
-        )
-    _heuristic_line(left, ppo["heuristic"])
-    left.set(
-        xlabel="environment steps",
-        ylabel="win rate (%)",
-        ylim=(-2, 106),
-        title=f"MaskablePPO from random weights ({Path(ppo['run']).name})",
-    )
-    end = max([s["until"] or 0 for s in ppo["stages"]] + [p["x"] for p in ppo["evaluation"]])
-    left.set_xlim(0, end * 1.02)
-    left.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
-    left.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1, 0.9))
+    search = search_levels() if search is None else search
     runs = data.get("exit") or []
-    names = {
-        "network": "raw network",
-        "search": "guided search",
-        "self_play": "self-play games",
-    }
-    drawn: set[str] = set()
-    for k, (ex, where) in enumerate(zip(runs, _run_labels(runs), strict=True)):
-        colour = f"C{k % 10}"  # one colour a run: its curves and its setting's heuristic
-        for agent, points in ex["evaluation"].items():
-            label = f"{where}: {names.get(agent, agent)}"
-            if agent == "self_play":  # thousands of games a point: no interval drawn
-                _band(right, points, label, ":", colour, interval=False)
-            else:
-                _band(right, points, label, "-o" if agent == "network" else "-s", colour)
-        if ex["heuristic"] and ex["heuristic"]["setting"] not in drawn:  # one line a setting
-            drawn.add(ex["heuristic"]["setting"])
-            _heuristic_line(right, ex["heuristic"], colour)
-    if runs:
-        right.set(
-            xlabel=runs[0]["x"],
-            title="expert iteration"
-            + (f" ({Path(runs[0]['run']).name})" if len(runs) == 1 else ": raw networks"),
-        )
-        right.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1))
-    else:
-        right.text(
-            0.5,
-            0.5,
-            "no expert-iteration run given (--exit)",
-            ha="center",
-            transform=right.transAxes,
-        )
-        right.set(xlabel="self-play games", title="expert iteration")
-    right.set(ylabel="win rate (%)", ylim=(-2, 106))
-    xs = [p["x"] for ex in runs for points in ex["evaluation"].values() for p in points]
-    end = max(xs + [ex.get("games_per_iteration") or 1 for ex in runs] + [1])
-    if runs and end > 100 * SYMLOG_FROM and runs[0]["x"] == "self-play games":
-        # runs of a few hundred games beside one of 200,000: linear up to SYMLOG_FROM (the
-        # warm start at 0 stays seen), logarithmic above
-        right.set_xscale("symlog", linthresh=SYMLOG_FROM, linscale=0.5)
-        right.set_xlim(-0.05 * SYMLOG_FROM, 1.3 * end)
-        decades = range(int(math.log10(SYMLOG_FROM)), int(math.log10(end)) + 1)
-        right.set_xticks([0, *(10**d for d in decades)])
-        right.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
-        right.set_xlabel(f"self-play games (logarithmic above {SYMLOG_FROM:,})")
-    else:
-        right.set_xlim(-0.02 * end, 1.05 * end)  # a point at 0 games (the warm start) stays seen
+    ppo = data.get("ppo")
+    settings = [s for s in SETTING_ORDER if any(ex["target"] == s for ex in runs)]
+    settings += sorted({ex["target"] for ex in runs} - set(settings))
+    if ppo and ppo["target"] not in settings:
+        settings.append(ppo["target"])
+    fig, axes = plt.subplots(
+        1, max(1, len(settings)), figsize=(5 * max(1, len(settings)), 4.2), squeeze=False
+    )
+    for ax, setting in zip(axes[0], settings):
+        here = [ex for ex in runs if ex["target"] == setting]
+        if here:
+            ex = best_run(here)
+            name = RUN_FOLDER.fullmatch(Path(ex["run"]).name)
+            label = name["name"] if name else Path(ex["run"]).name
+            _band(ax, ex["evaluation"].get("network", []), f"{label}: raw network", "-o", "C0")
+            if ex["evaluation"].get("search"):
+                _band(ax, ex["evaluation"]["search"], f"{label}: guided search", "-s", "C1")
+            ax.set_xlabel(ex["x"])
+            _heuristic_line(ax, ex["heuristic"], "grey")
+        if ppo and ppo["target"] == setting:
+            twin = ax.twiny()  # PPO counts environment steps, not games
+            _band(twin, ppo["evaluation"], "PPO from scratch (top axis: steps)", "-", "C2")
+            twin.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
+            twin.tick_params(labelsize=7)
+            twin.legend(fontsize=7, loc="lower right")
+            if not here:
+                _heuristic_line(ax, ppo["heuristic"], "grey")
+        level = search.get(setting)
+        if level:
+            ax.axhline(
+                100 * level["win_rate"],
+                ls="--",
+                lw=1,
+                color="black",
+                label=f"plain search, 100 rollouts: {100 * level['win_rate']:.1f}%",
+            )
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
+        ax.set(title=setting, ylabel="win rate (%)", ylim=(-2, 106))
+        ax.legend(fontsize=7, loc="lower left" if setting.startswith("2p") else "center left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -630,6 +603,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     p.add_argument("--out", type=Path, default=Path("docs"), help="folder for learning.json/png")
     p.add_argument(
+        "--plot-only",
+        action="store_true",
+        help="with --previous: only draw learning.png from it (no run read, nothing else written)",
+    )
+    p.add_argument(
         "--heuristic-ppo",
         help="heuristic win rate on the PPO target: a rate, a "
         "train.evaluate --json file, or 'measure' (1,000 deals of the evaluation's "
@@ -644,6 +622,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.ppo is None and args.previous is None:
         p.error("give --ppo (a train.train run folder) or --previous (an earlier learning.json)")
     previous = read_previous(args.previous) if args.previous else {"exit": []}
+    if args.plot_only:
+        if args.previous is None or args.ppo or args.exit:
+            p.error("--plot-only takes --previous only")
+        plot(previous, args.out / "learning.png")
+        print(f"wrote {args.out / 'learning.png'}")
+        return previous
     fresh = [exit_curve(run, args.heuristic_exit) for run in args.exit]
     data: dict[str, Any] = {
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
