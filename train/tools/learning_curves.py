@@ -644,10 +644,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args.out.mkdir(parents=True, exist_ok=True)
     write_json(args.out / "learning.json", data)  # atomic: it may be the --previous read above
     plot(data, args.out / "learning.png")
-    filled = fill_markdown(args.out / "learning.md", tables(data))
+    # the per-round tables live in the report's appendix (docs/learning_history.md)
+    pages = [args.out / name for name in ("learning_history.md", "learning.md")]
+    filled = [page for page in pages if fill_markdown(page, tables(data))]
     print(
         f"wrote {args.out / 'learning.json'}, {args.out / 'learning.png'}"
-        + (f", tables in {args.out / 'learning.md'}" if filled else "")
+        + "".join(f", tables in {page}" for page in filled)
     )
     return data
 
