@@ -23,7 +23,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_shipped_configs_validate_and_keep_their_values():
-    paths = sorted(CONFIG.parent.glob("ppo_*.yaml"))  # exit_*, rllib_*: their own schemas
+    paths = sorted(CONFIG.parent.rglob("ppo_*.yaml"))  # exit_*, rllib_*: their own schemas
     assert len(paths) >= 5
     for path in paths:
         conf = cfg.load(path)
