@@ -131,7 +131,7 @@ def test_a_foreign_file_beside_the_checkpoint_is_refused(good, tmp_path):
 
 
 def test_converting_an_old_checkpoint_reads_tensors_only(tmp_path):
-    from train.convert_checkpoint import convert
+    from train.tools.convert_checkpoint import convert
 
     marker = tmp_path / "ran"
     folder = old_format(
@@ -168,6 +168,44 @@ def test_weights_that_do_not_fit_the_declared_network_are_refused(good, tmp_path
     shutil.copy(tmp_path / "other" / "weights.safetensors", good / "weights.safetensors")
     with pytest.raises(CheckpointError, match="does not fit the network"):
         load_policy(good)
+
+
+def test_a_huge_declared_network_is_refused_before_anything_is_allocated(good):
+    """The metadata's sizes are checked against bounds and against the shapes the weights
+    file's header declares before a network is built (issue 37: 1e6 x 1e6 asked for 5.5 GB)."""
+    meta = json.loads((good / "metadata.json").read_text())
+    meta["network"]["net_arch"] = [1_000_000, 1_000_000]
+    (good / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="bad network spec.*1000000 is over the bound"):
+        load_policy(good)
+
+
+def test_declared_sizes_within_bounds_must_match_the_weights_header(good, monkeypatch):
+    meta = json.loads((good / "metadata.json").read_text())
+    meta["network"]["net_arch"] = [4096, 4096]
+    (good / "metadata.json").write_text(json.dumps(meta))
+
+    def no_building(*_):
+        raise AssertionError("the network was built before its shapes were checked")
+
+    monkeypatch.setattr("inselflucht_env.learned.checkpoint.load_model", no_building)
+    with pytest.raises(CheckpointError, match=r"has shape \[16, 504\] there.*needs \[4096, 504\]"):
+        load_policy(good)
+
+
+def test_a_truncated_safetensors_header_is_corrupt(good):
+    (good / "weights.safetensors").write_bytes((10**9).to_bytes(8, "little") + b"{")
+    with pytest.raises(CheckpointError, match="corrupt: no safetensors header"):
+        load_policy(good)
+
+
+def test_a_folder_full_of_foreign_files_is_named_by_its_first_five(tmp_path):
+    for i in range(40):
+        (tmp_path / f"file{i:02d}").write_text("x")
+    with pytest.raises(CheckpointError) as err:
+        read_metadata(tmp_path)
+    assert "['file00', 'file01', 'file02', 'file03', 'file04'] and 35 more" in str(err.value)
+    assert "file05" not in str(err.value)
 
 
 @pytest.mark.parametrize(

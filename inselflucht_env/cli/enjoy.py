@@ -1,6 +1,6 @@
 """Watch a team play one game: a header, every decision narrated, the board after each turn.
 
-    inselflucht-enjoy [--agent ppo_2p_normal] [--seed 0] [--every-decision] [--gif game.gif]
+    inselflucht-enjoy [--agent exit_2p_normal_dagger] [--seed 0] [--every-decision] [--gif game.gif]
     python -m train.enjoy --agent checkpoints/exit_4p_normal --seed 7     # from the repository
 
 One agent plays every figure (a learned policy sees each decision from the deciding figure's
@@ -30,7 +30,7 @@ from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES
 from inselflucht_env.games.inselflucht.rules.config import METER_PRESETS
 from inselflucht_env.games.inselflucht.rules.public import describe
 
-DEFAULT_AGENT = "ppo_2p_normal"
+DEFAULT_AGENT = "exit_2p_normal_dagger"
 ENV_KEYS = ("players", "taucher", "short_game", "meter")
 
 

@@ -30,7 +30,7 @@ from inselflucht_env.envs.advice import observation_size
 from inselflucht_env.errors import InputError
 from inselflucht_env.games.inselflucht.observation import describe_observation
 from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES, N_ACTIONS
-from inselflucht_env.learned.network import NetworkSpec, build_policy
+from inselflucht_env.learned.network import NetworkSpec, build_policy, parameter_shapes
 
 FORMAT = "inselflucht-checkpoint"
 FORMAT_VERSION = 1
@@ -40,6 +40,8 @@ OPTIMIZER_FILE = "optimizer.safetensors"
 OPTIMIZER_CONFIG_FILE = "optimizer.json"
 KNOWN_FILES = frozenset({METADATA_FILE, WEIGHTS_FILE, OPTIMIZER_FILE, OPTIMIZER_CONFIG_FILE})
 RESERVED_KEYS = frozenset({"format", "format_version", "package_version", "network", "signature"})
+SHOWN_FILES = 5  # a foreign folder (say /etc) is named by its first few files, not all
+HEADER_LIMIT = 1 << 24  # bytes: a safetensors header longer than this is corrupt
 
 
 class CheckpointError(InputError):
@@ -145,12 +147,14 @@ def _check_files(folder: Path) -> None:
         raise CheckpointError(
             f"checkpoint {str(folder)!r} holds model.zip, Stable-Baselines3's pickle-based "
             "format, which can run code when loaded: refused. Convert it once with "
-            f"`python -m train.convert_checkpoint {folder}`"
+            f"`python -m train.tools.convert_checkpoint {folder}`"
         )
     if foreign:
+        shown = foreign[:SHOWN_FILES]
+        more = f" and {len(foreign) - len(shown)} more" if len(foreign) > len(shown) else ""
         raise CheckpointError(
             f"checkpoint {str(folder)!r} holds files that are not part of "
-            f"the checkpoint format: {foreign}; refused"
+            f"the checkpoint format: {shown}{more}; refused"
         )
     for name in (METADATA_FILE, WEIGHTS_FILE):
         if not (folder / name).is_file():
@@ -203,8 +207,9 @@ def load_network(path: str | Path) -> tuple[nn.Module, NetworkSpec, dict[str, An
     """The network of a checkpoint folder (evaluation mode, CPU), its spec and metadata."""
     folder, meta = read_metadata(path)
     spec = NetworkSpec.from_json(meta["network"])
-    network = build_policy(spec)
     weights = folder / WEIGHTS_FILE
+    _check_shapes(weights, spec)  # before building: a declared size is never trusted
+    network = build_policy(spec)
     try:
         load_model(network, str(weights), strict=True)
     except (SafetensorError, RuntimeError, OSError, ValueError) as err:
@@ -214,6 +219,55 @@ def load_network(path: str | Path) -> tuple[nn.Module, NetworkSpec, dict[str, An
         ) from None
     network.set_training_mode(False)
     return network, spec, meta
+
+
+def tensor_shapes(weights: Path) -> dict[str, list[int]]:
+    """Every tensor's shape as the safetensors header declares it; nothing else is read.
+
+    The format starts with the header's length (8 bytes, little-endian) and the header, a
+    JSON object mapping each tensor's name to its dtype, shape and byte offsets.
+    """
+    with weights.open("rb") as file:
+        prefix = file.read(8)
+        length = int.from_bytes(prefix, "little") if len(prefix) == 8 else -1
+        if not 0 < length <= HEADER_LIMIT:
+            raise CheckpointError(f"{weights} is corrupt: no safetensors header")
+        raw = file.read(length)
+    try:
+        header = json.loads(raw)
+        return {
+            name: [int(n) for n in entry["shape"]]
+            for name, entry in header.items()
+            if name != "__metadata__"
+        }
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError, KeyError, TypeError) as err:
+        raise CheckpointError(f"{weights} is corrupt: bad safetensors header ({err})") from None
+
+
+def _check_shapes(weights: Path, spec: NetworkSpec) -> None:
+    """The network ``spec`` declares must be the one the weights file holds, tensor by
+    tensor; a tensor shared by two modules is stored once, under either name."""
+    stored = tensor_shapes(weights)
+    expected = parameter_shapes(spec)
+    for names, shape in expected:
+        found = [n for n in names if n in stored]
+        if not found:
+            raise CheckpointError(
+                f"{weights} does not fit the network in {METADATA_FILE}: it has no tensor "
+                f"{names[0]!r} (expected shape {shape})"
+            )
+        if stored[found[0]] != shape:
+            raise CheckpointError(
+                f"{weights} does not fit the network in {METADATA_FILE}: tensor "
+                f"{found[0]!r} has shape {stored[found[0]]} there, the metadata's network "
+                f"needs {shape}"
+            )
+    extra = sorted(set(stored) - {n for names, _ in expected for n in names})
+    if extra:
+        raise CheckpointError(
+            f"{weights} does not fit the network in {METADATA_FILE}: unexpected tensors "
+            f"{extra[:SHOWN_FILES]}"
+        )
 
 
 def load_optimizer(optimizer: torch.optim.Optimizer, path: str | Path) -> None:

@@ -115,6 +115,10 @@ class BoardCNN(BaseFeaturesExtractor):
         return self.head(torch.cat([self.board(self.grid(observations)), vector], dim=1))
 
 
+MAX_WIDTH = 16_384  # sane bounds on a declared network, checked before anything is built
+MAX_LAYERS = 32
+
+
 @dataclass(frozen=True)
 class NetworkSpec:
     """Everything needed to rebuild a network: sizes and layer choices, no code.
@@ -153,6 +157,13 @@ class NetworkSpec:
             not isinstance(s, int) or isinstance(s, bool) or s <= 0 for s in sizes
         ):
             raise ValueError(f"network sizes must be positive integers: {self}")
+        if len(self.net_arch) > MAX_LAYERS or self.cnn_layers > MAX_LAYERS:
+            raise ValueError(
+                f"network has {max(len(self.net_arch), self.cnn_layers)} layers, "
+                f"at most {MAX_LAYERS} are accepted"
+            )
+        if max(sizes) > MAX_WIDTH:
+            raise ValueError(f"network size {max(sizes)} is over the bound of {MAX_WIDTH}: {self}")
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "net_arch": list(self.net_arch)}
@@ -214,9 +225,11 @@ def policy_value(
     return network.action_net(latent_pi), network.value_net(latent_vf).squeeze(-1)
 
 
-def build_policy(spec: NetworkSpec) -> MaskableActorCriticPolicy:
+def build_policy(
+    spec: NetworkSpec, policy_class: type[MaskableActorCriticPolicy] = MaskableActorCriticPolicy
+) -> MaskableActorCriticPolicy:
     """A freshly initialised network for ``spec`` (in evaluation mode, on the CPU)."""
-    policy = MaskableActorCriticPolicy(
+    policy = policy_class(
         observation_space(spec.observation_size),
         gym.spaces.Discrete(N_ACTIONS),
         _constant_schedule,
@@ -224,3 +237,23 @@ def build_policy(spec: NetworkSpec) -> MaskableActorCriticPolicy:
     )
     policy.set_training_mode(False)
     return policy
+
+
+class _SizingPolicy(MaskableActorCriticPolicy):
+    """The same modules on PyTorch's ``meta`` device: shapes without memory (SB3 moves its
+    MLP to ``self.device``, which must therefore say ``meta`` too)."""
+
+    @property
+    def device(self) -> torch.device:
+        return torch.device("meta")
+
+
+def parameter_shapes(spec: NetworkSpec) -> list[tuple[list[str], list[int]]]:
+    """Each tensor of ``spec``'s network as (its names, its shape), allocating nothing; a
+    tensor two modules share (the actor's and critic's features) has two names."""
+    with torch.device("meta"):
+        tensors = build_policy(spec, _SizingPolicy).state_dict(keep_vars=True)
+    names: dict[int, list[str]] = {}
+    for name, tensor in tensors.items():
+        names.setdefault(id(tensor), []).append(name)
+    return [(group, list(tensors[group[0]].shape)) for group in names.values()]
