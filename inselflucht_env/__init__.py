@@ -52,7 +52,13 @@ try:
 except ImportError:  # the engine and agents are usable without the framework
     pass
 else:
-    register(id="Inselflucht-v0", entry_point="inselflucht_env.envs.inselflucht:InselfluchtEnv")
+    register(
+        id="Inselflucht-v0",
+        entry_point="inselflucht_env.envs.inselflucht:InselfluchtEnv",
+        # make_vec(..., vectorization_mode="vector_entry_point"): the compiled batch, loaded
+        # (and compiled) only when asked for
+        vector_entry_point="inselflucht_env.compiled.vector_env:InselfluchtVectorEnv",
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -1,13 +1,14 @@
 """The layers of the code: each module imports only from its own layer or the ones below.
 
     rules (errors, the game interface, each game's engine)  <  game knowledge (encodings,
-    heuristic, renderers)  <  agents  <  envs  <  replays, evaluation, PettingZoo
-    <  learned  <  cli  <  train/
+    heuristic, renderers)  <  the compiled core  <  agents  <  envs (and the compiled
+    vector envs)  <  replays, evaluation, PettingZoo  <  learned  <  cli  <  train/
 
 A module's layer is that of the longest dotted prefix in ``LAYERS`` (``games.inselflucht``
 is the game's ``__init__``; ``games.inselflucht.heuristic`` sits above it). Read from the
 source with ``ast`` (imports inside functions count too), so a cycle cannot hide behind a
-late import. The rules, the game knowledge and the agents also import without gymnasium.
+late import. The rules, the game knowledge, the compiled core and the agents also import
+without gymnasium.
 """
 
 from __future__ import annotations
@@ -22,20 +23,31 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "inselflucht_env"
 
-GAME_KNOWLEDGE = ("observation", "knowledge", "determinize", "heuristic", "render")
+GAME_KNOWLEDGE = ("observation", "knowledge", "determinize", "heuristic", "render", "reward")
 LAYERS = [  # (name, module prefixes); a module may import its own layer and the ones before
     (
         "rules",
         {"__init__", "errors", "game", "games", "games.inselflucht", "games.inselflucht.rules"},
     ),
     ("game knowledge", {f"games.inselflucht.{m}" for m in GAME_KNOWLEDGE}),
+    ("compiled core", {"compiled"}),
     ("agents", {"agents"}),
-    ("envs", {"envs", "envs.inselflucht", "envs.dict_observation", "envs.advice"}),
+    (
+        "envs",
+        {
+            "envs",
+            "envs.inselflucht",
+            "envs.dict_observation",
+            "envs.advice",
+            "compiled.vector_env",
+            "compiled.sb3",
+        },
+    ),
     ("replays and evaluation", {"replay", "evaluation", "envs.pettingzoo", "pettingzoo", "bench"}),
     ("learned", {"learned"}),
     ("cli", {"cli"}),
 ]
-NO_FRAMEWORK_LAYERS = 3  # rules, game knowledge and agents import no framework
+NO_FRAMEWORK_LAYERS = 4  # rules, game knowledge, the compiled core and agents: no framework
 FRAMEWORKS = {
     "gymnasium",
     "pettingzoo",

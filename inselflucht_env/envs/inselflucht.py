@@ -16,6 +16,11 @@ from inselflucht_env.games.inselflucht.observation import (
     encode_observation,
     kings_seen,
 )
+from inselflucht_env.games.inselflucht.reward import (
+    SHAPED_KING_SEEN,
+    SHAPED_SALVAGE,
+    SHAPED_TREASURE,
+)
 from inselflucht_env.games.inselflucht.rules import actions as A
 from inselflucht_env.games.inselflucht.rules.cards import SUIT_OF
 from inselflucht_env.games.inselflucht.rules.config import GameConfig
@@ -25,10 +30,6 @@ from inselflucht_env.games.inselflucht.rules.scenario import parse_options
 
 REWARD_SCHEMES = ("win", "shaped")
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
-# Shaped scheme (documented in the class docstring): the terms below plus +1 / -1 at the end.
-SHAPED_TREASURE = 0.25
-SHAPED_KING_SEEN = 0.05
-SHAPED_SALVAGE = 0.02
 
 
 class InselfluchtEnv(gym.Env):
