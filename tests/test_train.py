@@ -114,6 +114,34 @@ def smoke_run(tmp_path_factory):
     return final
 
 
+def test_training_on_the_compiled_vector_env(tmp_path):
+    """``training.vec_env: compiled``: MaskablePPO on the compiled batch, evaluated on it."""
+    from train.train import main
+
+    final = main(
+        training_args(
+            "total_timesteps=1024",
+            *TINY_PPO,
+            "vec_env=compiled",
+            "eval.freq=512",
+            "eval.episodes=2",
+            f"run_dir={tmp_path}",
+            "pretrain.games=0",
+            "advice=none",
+        )
+    )
+    assert (final / "weights.safetensors").is_file()
+
+
+def test_the_compiled_vector_env_refuses_advice(tmp_path, capsys):
+    from train.train import main
+
+    with pytest.raises(SystemExit):
+        main(training_args("vec_env=compiled", "advice=heuristic", f"run_dir={tmp_path}"))
+    assert "vec_env=compiled plays the plain observation" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # refused before any run folder was made
+
+
 def test_a_dagger_round_can_be_labelled_by_the_search_agent():
     """One student game on a one-card meter (a few decisions), labelled by the search."""
     import tempfile

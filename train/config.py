@@ -246,7 +246,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "total_timesteps": Key((int,), 1_000_000, "environment steps to train", positive),
         "n_envs": Key((int,), 8, "parallel environments", positive),
         "vec_env": Key(
-            (str,), "dummy", "dummy (one process) or subproc", choice("dummy", "subproc")
+            (str,),
+            "dummy",
+            "dummy (one process), subproc, or compiled (the compiled batch, one process)",
+            choice("dummy", "subproc", "compiled"),
         ),
         "seed": Key((int,), 0, "seed of environments, network and sampling", seed_range),
         "device": Key((str,), "cpu", "torch device", choice("cpu", "cuda", "auto")),

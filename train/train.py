@@ -33,10 +33,11 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
 from inselflucht_env.cli.args import run
+from inselflucht_env.compiled.sb3 import CompiledVecEnv
 from inselflucht_env.envs.advice import AdviceWrapper, observation_size
 from inselflucht_env.games.inselflucht.rules.config import GameConfig
 from inselflucht_env.games.inselflucht.rules.engine import OUTCOMES
@@ -245,6 +246,11 @@ def train(args: argparse.Namespace) -> Path:
         conf[k] for k in ("env", "training", "ppo", "policy", "eval", "output")
     )
     spec = network_spec(pol)
+    if tr["vec_env"] == "compiled" and pol["advice"] != "none":
+        raise cfg.ConfigError(
+            "training.vec_env=compiled plays the plain observation: policy.advice must be "
+            f"none, not {pol['advice']!r}"
+        )
     earlier = _check_resumable(args.resume, spec) if args.resume else {}
 
     torch.set_num_threads(tr["torch_threads"])
@@ -258,28 +264,38 @@ def train(args: argparse.Namespace) -> Path:
 
     # 3. Environments: training envs with the learning reward, eval env with the real game.
     #    With ``policy.advice`` the heuristic's choice is appended to every observation.
-    vec_cls = SubprocVecEnv if tr["vec_env"] == "subproc" else DummyVecEnv
+    #    ``training.vec_env: compiled`` steps all training envs in one compiled batch.
     advice = pol["advice"]
     wrap: dict[str, Any] = (
         {}
         if advice == "none"
         else {"wrapper_class": AdviceWrapper, "wrapper_kwargs": {"advisor": advice}}
     )
-    venv = make_vec_env(
-        ENV_ID,
-        n_envs=tr["n_envs"],
-        seed=TRAIN_SEEDS + tr["seed"],
-        vec_env_cls=vec_cls,
-        env_kwargs=dict(env_kw),
-        **wrap,
-    )
-    eval_env = make_vec_env(
-        ENV_ID,
-        n_envs=1,
-        seed=EVAL_SEEDS + tr["seed"],
-        env_kwargs=dict(env_kw, reward="win"),
-        **wrap,
-    )
+    venv: Any
+    if tr["vec_env"] == "compiled":
+        venv = VecMonitor(CompiledVecEnv(tr["n_envs"], seed=TRAIN_SEEDS + tr["seed"], **env_kw))
+    else:
+        venv = make_vec_env(
+            ENV_ID,
+            n_envs=tr["n_envs"],
+            seed=TRAIN_SEEDS + tr["seed"],
+            vec_env_cls=SubprocVecEnv if tr["vec_env"] == "subproc" else DummyVecEnv,
+            env_kwargs=dict(env_kw),
+            **wrap,
+        )
+    eval_env: Any
+    if tr["vec_env"] == "compiled":
+        eval_env = VecMonitor(
+            CompiledVecEnv(1, seed=EVAL_SEEDS + tr["seed"], **dict(env_kw, reward="win"))
+        )
+    else:
+        eval_env = make_vec_env(
+            ENV_ID,
+            n_envs=1,
+            seed=EVAL_SEEDS + tr["seed"],
+            env_kwargs=dict(env_kw, reward="win"),
+            **wrap,
+        )
 
     # 4. Model: new, or resumed with its weights, optimiser state and timestep count (the
     #    architecture always comes from the config; the checkpoint only holds tensors).
