@@ -1,15 +1,25 @@
-"""Speed benchmark: random legal play, steps per second, beside reference environments.
+"""Speed benchmark: the Python and the compiled paths side by side, beside references.
 
-    python -m inselflucht_env.bench [--seconds 3] [--repeats 3] [--json]
+    python -m inselflucht_env.bench [--seconds 3] [--repeats 3] [--json] [--one-core]
+        [--no-compiled] [--ppo]
 
-Every row plays uniformly random legal actions in one process. "engine" is the bare rules
-engine (legal actions + apply); "gymnasium" is ``gymnasium.make("Inselflucht-v0")`` (step,
-int8 mask in ``info`` and the observation tensor). The references are Gymnasium's
-``Blackjack-v1`` and PettingZoo's ``connect_four_v3`` (with its action mask), measured in
-the same run, so the comparison holds on whatever machine runs it: absolute figures differ
-by machine and load, ratios carry over. The rows take turns (one measurement of each per
-round), so a change of load hits every row alike; each figure is the median over the
-rounds, each ratio the median of the ratios within a round.
+Rows, each a rate per second: "engine" is the bare rules engine playing uniformly random
+legal actions (legal actions + apply); "Inselflucht-v0" is ``gymnasium.make`` (step, int8
+mask in ``info``, observation); the compiled rows are the batched engine on 1,024 games
+(mask + apply), the native vector env on 1,024 envs (``make_vec(...,
+vectorization_mode="vector_entry_point")``: step, observation, mask, autoreset; the random
+actions drawn by a compiled sampler), and heuristic decisions and search labels (100
+rollouts) in Python and compiled. ``--ppo`` adds MaskablePPO's training steps on the
+compiled ``VecEnv`` against 8 ``DummyVecEnv`` envs. Below the table: the compiled core's
+first use after install, cold (an empty Numba cache) and cached.
+
+The references are Gymnasium's ``Blackjack-v1`` and PettingZoo's ``connect_four_v3`` (with
+its action mask), measured in the same run, so the comparison holds on whatever machine
+runs it: absolute figures differ by machine and load, ratios carry over. The rows take
+turns (one measurement of each per round), so a change of load hits every row alike; each
+figure is the median over the rounds, each ratio the median of the ratios within a round.
+Python rows use one core; compiled rows use every core Numba is given (``--one-core``
+pins the whole run to one).
 """
 
 from __future__ import annotations
@@ -19,8 +29,12 @@ import json
 import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -97,12 +111,196 @@ def connect_four_steps(deadline: float) -> int:
     return steps
 
 
-BENCHMARKS: dict[str, Callable[[float], int]] = {
+BATCH = 1_024  # games in the compiled rows
+
+
+def compiled_engine_steps(deadline: float) -> int:
+    from inselflucht_env.compiled import kernels
+    from inselflucht_env.compiled.batch import Batch
+
+    batch = Batch(BATCH, GameConfig.make(players=2), seed=0)
+    steps = 0
+    while time.perf_counter() < deadline:
+        kernels.step_random(batch.states, batch.template, batch.layout, batch.rng)
+        steps += BATCH
+    return steps
+
+
+def vector_env_steps(deadline: float) -> int:
+    from inselflucht_env.compiled import kernels
+    from inselflucht_env.compiled.batch import seed_states
+
+    envs = gym.make_vec(
+        "Inselflucht-v0", num_envs=BATCH, vectorization_mode="vector_entry_point", players=2
+    )
+    _, info = envs.reset(seed=0)
+    actions = np.zeros(BATCH, dtype=np.int64)
+    rng = seed_states(1, BATCH)
+    steps = 0
+    while time.perf_counter() < deadline:
+        kernels.sample_masks(info["action_mask"], rng, actions)
+        _, _, _, _, info = envs.step(actions)
+        steps += BATCH
+    return steps
+
+
+def _heuristic_states(count: int, seed: int = 0) -> list[State]:
+    """Decision states of heuristic games at 2p normal (for the search rows)."""
+    from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
+
+    agent, rng = HeuristicAgent(), np.random.default_rng(seed)
+    states: list[State] = []
+    while len(states) < count:
+        state = State.new(GameConfig.make(players=2), rng)
+        while state.outcome is None and len(states) < count:
+            if len(state.legal_actions()) > 1 and state.pending is None:
+                states.append(state.clone())
+            state.apply(agent.act(state, rng), rng)
+    return states
+
+
+def heuristic_decisions(deadline: float) -> int:
+    from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
+
+    agent, rng, decisions = HeuristicAgent(), np.random.default_rng(0), 0
+    while time.perf_counter() < deadline:
+        state = State.new(GameConfig.make(players=2), rng)
+        while state.outcome is None:
+            state.apply(agent.act(state, rng), rng)
+            decisions += 1
+    return decisions
+
+
+def compiled_heuristic_decisions(deadline: float) -> int:
+    from inselflucht_env.compiled import play
+    from inselflucht_env.compiled.batch import Batch
+
+    batch = Batch(BATCH, GameConfig.make(players=2), seed=0)
+    decisions = 0
+    while time.perf_counter() < deadline:
+        decisions += play.heuristic_steps(batch, 1)
+    return decisions
+
+
+def search_labels(deadline: float) -> int:
+    from inselflucht_env.agents.search import SearchAgent
+
+    agent, rng, labels = SearchAgent(simulations=100, seconds=60.0), np.random.default_rng(0), 0
+    for state in _heuristic_states(10_000):
+        if time.perf_counter() >= deadline:
+            break
+        agent.act(state, rng)
+        labels += 1
+    return labels
+
+
+def compiled_search_labels(deadline: float) -> int:
+    from inselflucht_env.compiled.search import CompiledSearch
+
+    agent, rng, labels = CompiledSearch(simulations=100), np.random.default_rng(0), 0
+    states = _heuristic_states(4_000)
+    while time.perf_counter() < deadline:
+        labels += len(agent.act_many(states[labels % 3_000 : labels % 3_000 + 64], rng))
+    return labels
+
+
+def _ppo_steps(deadline: float, compiled: bool) -> int:
+    from sb3_contrib import MaskablePPO
+
+    if compiled:
+        from inselflucht_env.compiled.sb3 import CompiledVecEnv
+
+        venv: Any = CompiledVecEnv(64, seed=0)
+        n_steps = 32
+    else:
+        from stable_baselines3.common.env_util import make_vec_env
+
+        venv = make_vec_env("Inselflucht-v0", n_envs=8, seed=0)
+        n_steps = 256
+    model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=256, n_epochs=1, seed=0)
+    chunk = n_steps * venv.num_envs
+    while time.perf_counter() < deadline:
+        model.learn(chunk, reset_num_timesteps=False)
+    return model.num_timesteps
+
+
+def ppo_compiled_steps(deadline: float) -> int:
+    return _ppo_steps(deadline, compiled=True)
+
+
+def ppo_dummy_steps(deadline: float) -> int:
+    return _ppo_steps(deadline, compiled=False)
+
+
+PYTHON_ROWS: dict[str, Callable[[float], int]] = {
     "Inselflucht engine (legal actions + apply)": engine_steps,
     "Inselflucht-v0 Gymnasium (step + mask + observation)": gymnasium_steps,
+    "Python heuristic (decisions, engine included)": heuristic_decisions,
+    "Python search, 100 rollouts (labels)": search_labels,
+}
+COMPILED_ROWS: dict[str, Callable[[float], int]] = {
+    f"compiled engine, batch of {BATCH:,} (mask + apply)": compiled_engine_steps,
+    f"native vector env, {BATCH:,} envs (step + obs + mask + autoreset)": vector_env_steps,
+    f"compiled heuristic, batch of {BATCH:,} (decisions, engine included)": (
+        compiled_heuristic_decisions
+    ),
+    "compiled search, 100 rollouts (labels)": compiled_search_labels,
+}
+PPO_ROWS: dict[str, Callable[[float], int]] = {
+    "MaskablePPO on 8 DummyVecEnv envs (training steps)": ppo_dummy_steps,
+    "MaskablePPO on the compiled VecEnv, 64 envs (training steps)": ppo_compiled_steps,
+}
+REFERENCE_ROWS: dict[str, Callable[[float], int]] = {
     "Gymnasium Blackjack-v1": blackjack_steps,
     "PettingZoo connect_four_v3 (AEC + mask)": connect_four_steps,
 }
+BENCHMARKS: dict[str, Callable[[float], int]] = {
+    **PYTHON_ROWS,
+    **COMPILED_ROWS,
+    **REFERENCE_ROWS,
+}
+# Each compiled row against the Python row it replaces, as the targets of issue 38 read.
+SPEED_UPS = {
+    f"compiled engine, batch of {BATCH:,} (mask + apply)": (
+        "Inselflucht engine (legal actions + apply)"
+    ),
+    f"native vector env, {BATCH:,} envs (step + obs + mask + autoreset)": (
+        "Inselflucht-v0 Gymnasium (step + mask + observation)"
+    ),
+    f"compiled heuristic, batch of {BATCH:,} (decisions, engine included)": (
+        "Python heuristic (decisions, engine included)"
+    ),
+    "compiled search, 100 rollouts (labels)": "Python search, 100 rollouts (labels)",
+    "MaskablePPO on the compiled VecEnv, 64 envs (training steps)": (
+        "MaskablePPO on 8 DummyVecEnv envs (training steps)"
+    ),
+}
+
+_FIRST_USE = (
+    "import time; t = time.perf_counter()\n"
+    "import gymnasium as gym, numpy as np, inselflucht_env\n"
+    "envs = gym.make_vec('Inselflucht-v0', num_envs=4, vectorization_mode='vector_entry_point')\n"
+    "envs.reset(seed=0); envs.step(np.full(4, 18))\n"
+    "print(time.perf_counter() - t)\n"
+)
+
+
+def first_use_seconds() -> dict[str, float]:
+    """Seconds from a fresh interpreter to the first vector-env step: with an empty Numba
+    cache (compiling everything) and then with the cache that run left."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        times = {}
+        for kind in ("cold", "cached"):
+            out = subprocess.run(
+                [sys.executable, "-c", _FIRST_USE],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            times[kind] = float(out.split()[-1])
+    return times
 
 
 REFERENCES = {
@@ -112,28 +310,33 @@ REFERENCES = {
 
 
 def measure(
-    seconds: float, rounds: int
+    seconds: float, rounds: int, rows: dict[str, Callable[[float], int]] | None = None
 ) -> tuple[dict[str, float | None], dict[str, dict[str, float | None]]]:
-    """Steps per second of every row (median over the rounds) and each row's ratio to each
-    reference (median of the per-round ratios); None where a row could not run."""
-    samples: dict[str, list[float] | None] = {name: [] for name in BENCHMARKS}
-    for name, run in BENCHMARKS.items():  # warm-up, untimed: imports and first-call costs
+    """Rate per second of every row (median over the rounds) and each row's ratio to each
+    reference and to the Python row it replaces (``SPEED_UPS``; median of the per-round
+    ratios); None where a row could not run."""
+    rows = BENCHMARKS if rows is None else rows
+    samples: dict[str, list[float] | None] = {name: [] for name in rows}
+    for name, run in rows.items():  # warm-up, untimed: imports, compiling, first calls
         try:
             run(time.perf_counter() + min(seconds, 0.2))
         except ImportError as err:  # pettingzoo (and pygame for its classic games) is optional
             samples[name] = None
             print(f"skipped {name}: {err}")
     for _ in range(rounds):
-        for name, run in BENCHMARKS.items():
+        for name, run in rows.items():
             taken = samples[name]
             if taken is not None:
                 taken.append(_timed(run, seconds))
     rates = {name: None if s is None else statistics.median(s) for name, s in samples.items()}
+    versus = {**{ref: name for ref, name in REFERENCES.items()}, "python": None}
     ratios: dict[str, dict[str, float | None]] = {}
     for name, s in samples.items():
         ratios[name] = {}
-        for ref, ref_name in REFERENCES.items():
-            r = samples[ref_name]
+        for ref, ref_name in versus.items():
+            if ref == "python":
+                ref_name = SPEED_UPS.get(name)
+            r = samples.get(ref_name) if ref_name else None
             ratios[name][ref] = (
                 None if s is None or r is None else statistics.median(a / b for a, b in zip(s, r))
             )
@@ -145,27 +348,44 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--repeats", type=int, default=3, help="rounds of measurements (median)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--one-core", action="store_true", help="pin the run to one core")
+    parser.add_argument("--no-compiled", action="store_true", help="only the Python rows")
+    parser.add_argument("--ppo", action="store_true", help="add the MaskablePPO rows")
     args = parser.parse_args(argv)
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the targets say
-    rates, ratios = measure(args.seconds, args.repeats)
+    if args.one_core and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    rows = {**PYTHON_ROWS, **({} if args.no_compiled else COMPILED_ROWS)}
+    rows.update({**(PPO_ROWS if args.ppo else {}), **REFERENCE_ROWS})
+    rates, ratios = measure(args.seconds, args.repeats, rows)
+    first_use = None if args.no_compiled else first_use_seconds()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if args.json:
-        print(json.dumps({"steps_per_second": rates, "ratios": ratios}))
+        print(
+            json.dumps(
+                {"per_second": rates, "ratios": ratios, "first_use_s": first_use, "cores": cores}
+            )
+        )
         return
 
     def ratio(value: float | None) -> str:
-        return "n/a" if value is None else f"{value:.2f}x"
+        return "" if value is None else f"{value:,.2f}x"
 
     print(
-        f"| environment | steps/s (median of {args.repeats} x {args.seconds:g} s, one core) "
-        f"| vs connect_four_v3 | vs Blackjack-v1 |"
+        f"| row (per second: median of {args.repeats} x {args.seconds:g} s, {cores} core(s)) "
+        "| rate | vs connect_four_v3 | vs Blackjack-v1 | vs its Python row |"
     )
-    print("|---|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|")
     for name, rate in rates.items():
-        versus = ratios[name]
+        r = ratios[name]
         print(
             f"| {name} | {'n/a' if rate is None else f'{rate:,.0f}'} "
-            f"| {ratio(versus['connect_four_v3'])} | {ratio(versus['Blackjack-v1'])} |"
+            f"| {ratio(r['connect_four_v3'])} | {ratio(r['Blackjack-v1'])} "
+            f"| {ratio(r['python'])} |"
+        )
+    if first_use:
+        print(
+            f"\nfirst vector-env step in a fresh process: {first_use['cold']:.1f} s with an "
+            f"empty Numba cache (compiling), {first_use['cached']:.1f} s cached"
         )
 
 

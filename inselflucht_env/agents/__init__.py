@@ -7,6 +7,12 @@
 * ``"novice"``: the heuristic with a slip of a random legal action at 20% of decisions, a
   stand-in for a beginner team;
 * ``"search"``: determinized Monte Carlo with the heuristic as rollout policy (``search.py``);
+
+``engine="compiled"`` (the default) gives the heuristic, the novice and the search on the
+compiled core (``inselflucht_env.compiled``: the same heuristic choices exactly, the same
+search algorithm with its own random stream, no wall-clock limit); ``engine="reference"``
+the Python classes. Heuristic weights other than the defaults exist only in the reference,
+so a heuristic or novice given weights plays it.
 * ``"<kind>:<argument>"``: an agent kind registered by a higher layer with
   ``register_agent_kind``; ``inselflucht_env.learned`` registers ``checkpoint:`` (a trained
   network), ``netsearch:`` (tree search guided by one) and ``netflat:`` (the ``search``
@@ -28,7 +34,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from inselflucht_env.agents.base import Agent
+from inselflucht_env.agents.base import Agent, check_engine
 from inselflucht_env.agents.random_agent import RandomAgent
 from inselflucht_env.agents.search import SearchAgent
 from inselflucht_env.errors import InputError
@@ -61,11 +67,30 @@ def _load_plugins() -> None:
             ) from None
 
 
+def _rule_based(spec: str, engine: str, kwargs: dict[str, Any]) -> Agent:
+    """The heuristic, novice or search on ``engine`` (the compiled core imported only here)."""
+    if spec == "novice":
+        kwargs = {"epsilon": NOVICE_EPSILON, **kwargs}
+    if spec == "search":
+        if engine == "reference":
+            return SearchAgent(**kwargs)
+        from inselflucht_env.compiled.search import CompiledSearch
+
+        return CompiledSearch(**kwargs)
+    weights = set(kwargs) - {"epsilon"}
+    if engine == "reference" or weights:
+        return HeuristicAgent(**kwargs)
+    from inselflucht_env.compiled.heuristic import CompiledHeuristicAgent
+
+    return CompiledHeuristicAgent(**kwargs)
+
+
 def make_agent(spec: str, **kwargs: Any) -> Agent:
     """An agent from a name, ``kind:argument`` or a checkpoint (see the module docstring).
 
     Keyword arguments go to the agent's constructor (e.g. ``simulations=200`` for search,
-    heuristic weights or ``epsilon`` for heuristic and novice); ``None`` values are dropped.
+    heuristic weights or ``epsilon`` for heuristic and novice, ``engine`` for those three);
+    ``None`` values are dropped.
     """
     if not isinstance(spec, str) or not spec:
         raise InputError(
@@ -74,12 +99,8 @@ def make_agent(spec: str, **kwargs: Any) -> Agent:
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if spec == "random":
         return RandomAgent()
-    if spec == "heuristic":
-        return HeuristicAgent(**kwargs)
-    if spec == "novice":
-        return HeuristicAgent(**{"epsilon": NOVICE_EPSILON, **kwargs})
-    if spec == "search":
-        return SearchAgent(**kwargs)
+    if spec in AGENT_NAMES:
+        return _rule_based(spec, check_engine(kwargs.pop("engine", "compiled")), kwargs)
     kind, sep, argument = spec.partition(":")
     if not (sep and kind.isidentifier()):
         kind, argument = CHECKPOINT_KIND, spec

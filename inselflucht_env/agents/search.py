@@ -21,6 +21,11 @@ decision at most (the clock is checked before every rollout, with a margin for t
 one; the comparison then uses the worlds that every surviving candidate has played).
 Decisions with one obvious answer -- a single legal action, take-off, the cards of a give or
 a short-suit lift -- go to the heuristic.
+
+This class is the reference. ``make_agent("search")`` gives ``compiled.search.
+CompiledSearch``, the same algorithm compiled whole; ``engine="compiled"`` here keeps this
+loop and plays only the rollouts compiled (``compiled.play.play_out``), which is what the
+subclasses that judge leaves with a network (``netflat``) use.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import time
 
 import numpy as np
 
+from inselflucht_env.agents.base import check_engine
 from inselflucht_env.games.inselflucht.determinize import determinize
 from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
 from inselflucht_env.games.inselflucht.rules import actions as A
@@ -63,6 +69,7 @@ class SearchAgent:
         max_candidates: int = 6,
         z_threshold: float = 2.0,
         rollout: HeuristicAgent | None = None,
+        engine: str = "reference",
     ):
         if simulations < 1 or probe < 1 or max_candidates < 1:
             raise ValueError("simulations, probe and max_candidates must be >= 1")
@@ -72,6 +79,9 @@ class SearchAgent:
         self.z_threshold = z_threshold
         self.max_candidates = max_candidates
         self.policy = rollout or HeuristicAgent()
+        self.engine = check_engine(engine)
+        if engine == "compiled" and rollout is not None:
+            raise ValueError("engine='compiled' plays the default heuristic; pass no rollout")
         self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "deviated": 0}
 
     # ------------------------------------------------------------------ entry
@@ -173,6 +183,10 @@ class SearchAgent:
     def _play_out(self, world: State, action: int, seed: int, decisions: int | None) -> State:
         """A copy of ``world`` after ``action`` and then the heuristic's decisions, until
         the game ends or ``decisions`` of them are played (``None``: no limit)."""
+        if self.engine == "compiled":
+            from inselflucht_env.compiled.play import play_out
+
+            return play_out(world, action, seed, decisions)
         s = world.clone()
         rng = np.random.default_rng(seed)
         s.apply(action, rng)

@@ -20,6 +20,7 @@ import json
 from typing import Any
 
 from inselflucht_env.agents import make_agent
+from inselflucht_env.agents.base import ENGINES
 from inselflucht_env.cli.args import natural_int, positive_float, positive_int, run, unit_fraction
 from inselflucht_env.errors import InputError
 from inselflucht_env.evaluation.harness import (
@@ -33,10 +34,13 @@ from inselflucht_env.games.inselflucht.rules.config import METER_PRESETS
 
 # the search flags each agent kind takes (netsearch has no probe or candidate limit; its
 # PUCT constant, heuristic prior and rollouts are its own)
+# (``engine``: the compiled core or the Python reference, for every agent that has both)
 SEARCH_FLAGS = {
-    "search": ("simulations", "seconds", "probe", "max_candidates"),
-    "netsearch": ("simulations", "seconds", "c_puct", "heuristic_prior", "rollout_depth"),
-    "netflat": ("simulations", "seconds", "probe", "max_candidates", "rollout_depth"),
+    "heuristic": ("engine",),
+    "novice": ("engine",),
+    "search": ("simulations", "seconds", "probe", "max_candidates", "engine"),
+    "netsearch": ("simulations", "seconds", "c_puct", "heuristic_prior", "rollout_depth", "engine"),
+    "netflat": ("simulations", "seconds", "probe", "max_candidates", "rollout_depth", "engine"),
 }
 
 
@@ -90,6 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--details", action="store_true", help="with --json: one record per episode")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=None,
+        help="heuristic, novice and the searches: the compiled core (default) or the Python "
+        "reference (the same heuristic choices; the search's random stream differs)",
+    )
     g = p.add_argument_group("search agents (search, netsearch:..., netflat:...)")
     g.add_argument(
         "--simulations",

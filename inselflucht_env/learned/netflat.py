@@ -12,7 +12,8 @@ the paired comparison between candidates is less noisy at the same budget.
 Budget, probe, candidates and the one-choice shortcuts are the plain search's
 (``simulations`` leaf evaluations per decision; ``seconds`` of wall time). Like the plain
 search and ``netsearch`` it reads public facts only (R9): worlds come from
-``agents.determinize``.
+``agents.determinize``. Its rollouts run on the compiled core unless
+``engine="reference"`` (same heuristic choices; the future's random stream differs).
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ class NetFlatAgent(SearchAgent):
         max_candidates: int = 6,
         rollout_depth: int = 20,
         threads: int | None = 1,
+        engine: str = "compiled",
     ):
-        super().__init__(simulations, seconds, probe, max_candidates)
+        super().__init__(simulations, seconds, probe, max_candidates, engine=engine)
         if rollout_depth < 0:
             raise ValueError(f"rollout_depth must be >= 0, got {rollout_depth!r}")
         self._policy, self.path = check_win_probability(policy, "netflat")

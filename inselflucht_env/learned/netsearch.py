@@ -44,9 +44,11 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from inselflucht_env.agents.base import check_engine
 from inselflucht_env.games.inselflucht.determinize import determinize
 from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
 from inselflucht_env.games.inselflucht.rules.actions import N_ACTIONS
@@ -57,6 +59,9 @@ from inselflucht_env.learned.policy import (
     load_policy_with_threads,
     win_probability,
 )
+
+if TYPE_CHECKING:
+    from inselflucht_env.compiled.heuristic import CompiledHeuristicAgent
 
 
 class Node:
@@ -131,6 +136,7 @@ class NetSearchAgent:
         rollout_depth: int = 0,
         heuristic_prior: float = 0.0,
         threads: int | None = 1,
+        engine: str = "compiled",
     ):
         if simulations < 1 or batch < 1 or rollout_depth < 0:
             raise ValueError("simulations and batch must be >= 1, rollout_depth >= 0")
@@ -150,7 +156,8 @@ class NetSearchAgent:
         self.noise_fraction = noise_fraction
         self.rollout_depth = rollout_depth
         self.heuristic_prior = heuristic_prior
-        self.heuristic = HeuristicAgent()
+        # the heuristic's choices (prior, rollouts): the compiled twin decides the same
+        self.heuristic = _heuristic(check_engine(engine))
         self.threads = threads
         self.stats = {"decisions": 0, "searched": 0, "simulations": 0, "seconds": 0.0}
 
@@ -270,6 +277,15 @@ class NetSearchAgent:
         prior = prior * (1 - self.heuristic_prior)
         prior[choice] += self.heuristic_prior
         return prior
+
+
+def _heuristic(engine: str) -> HeuristicAgent | CompiledHeuristicAgent:
+    """The heuristic on ``engine``; the compiled twin makes the same choices, faster."""
+    if engine == "reference":
+        return HeuristicAgent()
+    from inselflucht_env.compiled.heuristic import CompiledHeuristicAgent
+
+    return CompiledHeuristicAgent()
 
 
 def _backup(path: list[tuple[Node, int]], leaf: Node, value: float) -> None:
