@@ -133,10 +133,12 @@ def paths_sea(sea: int, start: int, swim_cost: int, dist: np.ndarray, first: np.
         dist[q] = INF
         first[q] = -1
     dist[start] = 0
-    head = np.full(_BUCKETS, -1, dtype=np.int64)
-    tail = np.full(_BUCKETS, -1, dtype=np.int64)
-    place = np.empty(_NODES, dtype=np.int64)
-    nxt = np.empty(_NODES, dtype=np.int64)
+    work = np.empty(2 * _BUCKETS + 2 * _NODES, dtype=np.int64)  # one allocation, four lists
+    head = work[:_BUCKETS]
+    tail = work[_BUCKETS : 2 * _BUCKETS]
+    place = work[2 * _BUCKETS : 2 * _BUCKETS + _NODES]
+    nxt = work[2 * _BUCKETS + _NODES :]
+    head[:] = -1
     place[0] = start
     nxt[0] = -1
     head[0] = tail[0] = 0
@@ -318,23 +320,36 @@ def _hand_counts(s: np.ndarray, f: int, out: np.ndarray) -> None:
 
 
 @jit
+def _suit_cards(s: np.ndarray, f: int, suit: int) -> int:
+    """Figure f's cards of ``suit`` (one count of ``heuristic._hand_counts``)."""
+    at = L.SALVAGE + f * L.MAX_SALVAGE
+    count = 0
+    for k in range(s[L.SALVAGE_LEN + f]):
+        if _land_suit(s[at + k]) == suit:
+            count += 1
+    return count
+
+
+@jit
+def _give_count(s: np.ndarray, giver: int, receiver: int, suit: int) -> int:
+    """How many cards of ``suit`` ``heuristic.give_plan`` hands from giver to receiver."""
+    n = s[L.PER_TREASURE]
+    if s[L.LIFTED + suit] or s[L.REMAINING + suit] < n:
+        return 0
+    g = _suit_cards(s, giver, suit)
+    r = _suit_cards(s, receiver, suit)
+    if not g or not r or r >= n or g >= n:
+        return 0
+    return min(g, n - r)
+
+
+@jit
 def _give_plan(s: np.ndarray, giver: int, receiver: int, plan: np.ndarray) -> int:
     """``heuristic.give_plan`` into ``plan``: the suits (with repeats) the giver should hand
     over (R4.6); returns how many."""
-    n = s[L.PER_TREASURE]
-    g = np.empty(4, dtype=np.int64)
-    r = np.empty(4, dtype=np.int64)
-    _hand_counts(s, giver, g)
-    _hand_counts(s, receiver, r)
     size = 0
     for suit in range(4):
-        if s[L.LIFTED + suit] or not g[suit] or not r[suit] or r[suit] >= n:
-            continue
-        if s[L.REMAINING + suit] < n:
-            continue
-        if g[suit] >= n:
-            continue
-        for _ in range(min(g[suit], n - r[suit])):
+        for _ in range(_give_count(s, giver, receiver, suit)):
             plan[size] = suit
             size += 1
     return size
@@ -342,8 +357,11 @@ def _give_plan(s: np.ndarray, giver: int, receiver: int, plan: np.ndarray) -> in
 
 @jit
 def _plan_size(s: np.ndarray, giver: int, receiver: int) -> int:
-    plan = np.empty(L.MAX_SALVAGE, dtype=np.int64)
-    return _give_plan(s, giver, receiver, plan)
+    """The length of ``_give_plan`` (nothing written)."""
+    size = 0
+    for suit in range(4):
+        size += _give_count(s, giver, receiver, suit)
+    return size
 
 
 # ---------------------------------------------------------------- a turn decision
@@ -391,9 +409,8 @@ def _other_dist(
     s: np.ndarray, g: int, sea: int, sc: int, odist: np.ndarray, done: np.ndarray
 ) -> np.ndarray:
     """``_Turn.other_dist``: figure g's action distances, computed once per decision."""
-    if not done[g]:
-        scratch = np.empty(25, dtype=np.int64)
-        paths_sea(sea, s[L.POS + g], sc, odist[g], scratch)
+    if not done[g]:  # the last row of ``odist`` takes the first steps, not needed here
+        paths_sea(sea, s[L.POS + g], sc, odist[g], odist[odist.shape[0] - 1])
         done[g] = True
     return odist[g]
 
@@ -432,7 +449,7 @@ def _turn(s: np.ndarray, bits: int) -> int:
     dist = np.empty(25, dtype=np.int64)
     first = np.empty(25, dtype=np.int64)
     paths_sea(sea, p, sc, dist, first)
-    odist = np.empty((L.MAX_FIGURES, 25), dtype=np.int64)
+    odist = np.empty((L.MAX_FIGURES + 1, 25), dtype=np.int64)  # + a scratch row
     done = np.zeros(L.MAX_FIGURES, dtype=np.bool_)
     my_turns = -(-_turns_left(s) // n_fig)
     home_turns = -(-(dist[HELI] + 1) // ACTIONS_PER_TURN) if p != HELI else 0
