@@ -1102,20 +1102,12 @@ def heuristic_action(state: State) -> int:
     return int(act(to_row(state)))
 
 
-class CompiledHeuristicAgent:
-    """``HeuristicAgent(epsilon)`` with its default weights, deciding with ``act``: the same
+class CompiledHeuristicAgent(H.HeuristicAgent):
+    """``HeuristicAgent(epsilon)`` with its default weights, choosing with ``act``: the same
     choices, the same draws from ``rng`` (a novice's slip), several times faster."""
 
     def __init__(self, epsilon: float = 0.0) -> None:
-        if not 0.0 <= epsilon <= 1.0:
-            raise ValueError(f"epsilon={epsilon!r} must be within [0, 1]")
-        self.epsilon = epsilon
-        self.name = f"novice(epsilon={epsilon:g})" if epsilon else "heuristic"
+        super().__init__(epsilon)
 
-    def act(self, state: State, rng: np.random.Generator | None = None) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        if self.epsilon and rng is not None and rng.random() < self.epsilon:
-            return legal[int(rng.integers(len(legal)))]  # a novice's slip, as HeuristicAgent
+    def _choose(self, state: State, legal: list[int]) -> int:
         return heuristic_action(state)

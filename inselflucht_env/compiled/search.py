@@ -282,12 +282,14 @@ class CompiledSearch:
 
     def act_many(self, states: Sequence[State], rng: np.random.Generator) -> list[int]:
         """Decisions for many states at once (labelling), spread over the cores."""
-        rows = np.stack([to_row(s) for s in states]) if states else np.zeros((0, L.STATE_SIZE))
+        rows = np.zeros((len(states), L.STATE_SIZE), dtype=np.int32)
+        for i, state in enumerate(states):
+            rows[i] = to_row(state)
         generators = rng.integers(1 << 63, size=len(states)).astype(np.uint64)
         stats = np.zeros((len(states), len(STATS)), dtype=np.int64)
         out = np.zeros(len(states), dtype=np.int64)
         decide_many(
-            rows.astype(np.int32),
+            rows,
             self.simulations,
             self.probe,
             self.max_candidates,

@@ -44,7 +44,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -59,9 +58,6 @@ from inselflucht_env.learned.policy import (
     load_policy_with_threads,
     win_probability,
 )
-
-if TYPE_CHECKING:
-    from inselflucht_env.compiled.heuristic import CompiledHeuristicAgent
 
 
 class Node:
@@ -279,7 +275,7 @@ class NetSearchAgent:
         return prior
 
 
-def _heuristic(engine: str) -> HeuristicAgent | CompiledHeuristicAgent:
+def _heuristic(engine: str) -> HeuristicAgent:
     """The heuristic on ``engine``; the compiled twin makes the same choices, faster."""
     if engine == "reference":
         return HeuristicAgent()

@@ -614,6 +614,10 @@ class HeuristicAgent:
             return legal[0]
         if self.epsilon and rng is not None and rng.random() < self.epsilon:
             return legal[int(rng.integers(len(legal)))]  # a novice's slip
+        return self._choose(state, legal)
+
+    def _choose(self, state: State, legal: list[int]) -> int:
+        """The expert's choice among several legal actions (no slip)."""
         pend = state.pending
         if pend is None:
             return self._turn(state, legal)
