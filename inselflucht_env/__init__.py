@@ -39,6 +39,7 @@ LAZY_NAMES = {
     "Agent": "inselflucht_env.agents",
     "make_agent": "inselflucht_env.agents",
     "InselfluchtEnv": "inselflucht_env.envs.inselflucht",
+    "ForbiddenIslandEnv": "inselflucht_env.envs.forbidden_island",
     "Replay": "inselflucht_env.replay",
     "ReplayRecorder": "inselflucht_env.replay",
     "replay": "inselflucht_env.replay",
@@ -58,6 +59,10 @@ else:
         # make_vec(..., vectorization_mode="vector_entry_point"): the compiled batch, loaded
         # (and compiled) only when asked for
         vector_entry_point="inselflucht_env.compiled.vector_env:InselfluchtVectorEnv",
+    )
+    register(
+        id="ForbiddenIsland-v0",
+        entry_point="inselflucht_env.envs.forbidden_island:ForbiddenIslandEnv",
     )
 
 

@@ -65,6 +65,7 @@ class Game(Protocol):
 
 GAMES = {
     "inselflucht": "inselflucht_env.games.inselflucht",
+    "forbidden_island": "inselflucht_env.games.forbidden_island",
 }
 
 

@@ -27,16 +27,31 @@ GAME_KNOWLEDGE = ("observation", "knowledge", "determinize", "heuristic", "rende
 LAYERS = [  # (name, module prefixes); a module may import its own layer and the ones before
     (
         "rules",
-        {"__init__", "errors", "game", "games", "games.inselflucht", "games.inselflucht.rules"},
+        {
+            "__init__",
+            "errors",
+            "game",
+            "games",
+            "games.inselflucht",
+            "games.inselflucht.rules",
+            "games.forbidden_island",
+            "games.forbidden_island.rules",
+        },
     ),
-    ("game knowledge", {f"games.inselflucht.{m}" for m in GAME_KNOWLEDGE}),
+    (
+        "game knowledge",
+        {f"games.{g}.{m}" for g in ("inselflucht", "forbidden_island") for m in GAME_KNOWLEDGE}
+        | {"games.forbidden_island.search"},
+    ),
     ("compiled core", {"compiled"}),
     ("agents", {"agents"}),
     (
         "envs",
         {
             "envs",
+            "envs.arguments",
             "envs.inselflucht",
+            "envs.forbidden_island",
             "envs.dict_observation",
             "envs.advice",
             "compiled.vector_env",

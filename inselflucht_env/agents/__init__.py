@@ -19,6 +19,10 @@ so a heuristic or novice given weights plays it.
   agent with its rollouts cut short and judged by one's value head);
 * anything else is a checkpoint folder or shipped policy name, for the ``checkpoint`` kind.
 
+``make_agent(spec, game="forbidden_island")`` builds ``random``, ``heuristic``, ``novice``
+and ``search`` for Forbidden Island (``games/forbidden_island/heuristic.py`` and
+``search.py``, Python only).
+
 This layer knows only the engine. Learned agents need torch; their package registers itself
 when imported, and ``make_agent`` imports the registered plugin modules (``PLUGINS``) the
 first time it meets a spec it does not know, so ``make_agent("ppo_2p_normal")`` works
@@ -38,6 +42,7 @@ from inselflucht_env.agents.base import Agent, check_engine
 from inselflucht_env.agents.random_agent import RandomAgent
 from inselflucht_env.agents.search import SearchAgent
 from inselflucht_env.errors import InputError
+from inselflucht_env.game import get_game
 from inselflucht_env.games.inselflucht.heuristic import HeuristicAgent
 
 AGENT_NAMES = ("random", "heuristic", "novice", "search")
@@ -85,8 +90,29 @@ def _rule_based(spec: str, engine: str, kwargs: dict[str, Any]) -> Agent:
     return CompiledHeuristicAgent(**kwargs)
 
 
-def make_agent(spec: str, **kwargs: Any) -> Agent:
-    """An agent from a name, ``kind:argument`` or a checkpoint (see the module docstring).
+def _other_game(spec: str, game: str, kwargs: dict[str, Any]) -> Agent:
+    """The heuristic, novice or search of another game (``game.py``'s registry); these have
+    one engine, the reference, and learned agents are Inselflucht's only."""
+    get_game(game)  # an unknown game: the registry's one-line error
+    if spec not in AGENT_NAMES:
+        raise InputError(
+            f"agent spec {spec!r}: {game} has the agents {', '.join(AGENT_NAMES)} "
+            "(learned agents are Inselflucht's only)"
+        )
+    engine = kwargs.pop("engine", "reference")
+    if check_engine(engine) != "reference":
+        raise InputError(f"{game} has no compiled core: use engine='reference'")
+    package = f"inselflucht_env.games.{game}"
+    if spec == "search":
+        return importlib.import_module(f"{package}.search").SearchAgent(**kwargs)
+    if spec == "novice":
+        kwargs = {"epsilon": NOVICE_EPSILON, **kwargs}
+    return importlib.import_module(f"{package}.heuristic").HeuristicAgent(**kwargs)
+
+
+def make_agent(spec: str, game: str = "inselflucht", **kwargs: Any) -> Agent:
+    """An agent for ``game`` from a name, ``kind:argument`` or a checkpoint (see the module
+    docstring).
 
     Keyword arguments go to the agent's constructor (e.g. ``simulations=200`` for search,
     heuristic weights or ``epsilon`` for heuristic and novice, ``engine`` for those three);
@@ -99,6 +125,8 @@ def make_agent(spec: str, **kwargs: Any) -> Agent:
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if spec == "random":
         return RandomAgent()
+    if game != "inselflucht":
+        return _other_game(spec, game, kwargs)
     if spec in AGENT_NAMES:
         return _rule_based(spec, check_engine(kwargs.pop("engine", "compiled")), kwargs)
     kind, sep, argument = spec.partition(":")

@@ -1,6 +1,7 @@
 """``inselflucht-evaluate``: an agent on a fixed set of deals: win rate, loss causes, speed.
 
     inselflucht-evaluate --agent heuristic --players 2 --meter normal --episodes 1000
+    inselflucht-evaluate --game forbidden_island --agent heuristic --difficulty novice --json
     inselflucht-evaluate --agent search --episodes 200 --simulations 200 --json
     inselflucht-evaluate --agent exit_2p_normal_dagger --episodes 1000   # a shipped policy
     python -m train.evaluate --agent checkpoints/ppo_2p_normal   # the same, from the repo
@@ -30,6 +31,7 @@ from inselflucht_env.evaluation.harness import (
     format_summary,
 )
 from inselflucht_env.game import game_names
+from inselflucht_env.games.forbidden_island.rules.config import DIFFICULTIES
 from inselflucht_env.games.inselflucht.rules.config import METER_PRESETS
 
 # the search flags each agent kind takes (netsearch has no probe or candidate limit; its
@@ -67,9 +69,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--game", default="inselflucht", choices=game_names())
     p.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
-    p.add_argument("--meter", default="normal", choices=sorted(METER_PRESETS))
-    p.add_argument("--taucher", action="store_true", help="variant Taucher: swim for 1 action")
-    p.add_argument("--short-game", action="store_true", help="variant Kurzes Spiel")
+    p.add_argument(
+        "--meter", default=None, choices=sorted(METER_PRESETS), help="inselflucht (default normal)"
+    )
+    p.add_argument("--taucher", action="store_true", help="inselflucht: swim for 1 action")
+    p.add_argument("--short-game", action="store_true", help="inselflucht: Kurzes Spiel")
+    p.add_argument(
+        "--difficulty",
+        default=None,
+        choices=tuple(DIFFICULTIES),
+        help="forbidden_island: the water level's start (default novice)",
+    )
+    p.add_argument(
+        "--roles",
+        default=None,
+        help="forbidden_island: one role per seat, comma-separated (e.g. pilot,diver); "
+        "default random",
+    )
     p.add_argument("--episodes", type=positive_int, default=1000)
     p.add_argument("--seed", type=natural_int, default=0, help="episode i uses seed + i")
     p.add_argument(
@@ -147,14 +163,38 @@ def main(argv: list[str] | None = None) -> None:
     run(lambda: _evaluate_and_print(args))
 
 
+def _variant(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The game's own settings from the flags; a flag of the other game is an error."""
+    theirs = {
+        "inselflucht": ("--difficulty", args.difficulty is not None or args.roles is not None),
+        "forbidden_island": (
+            "--meter, --taucher, --short-game",
+            args.meter is not None or args.taucher or args.short_game,
+        ),
+    }
+    flags, used = theirs.get(args.game, ("", False))
+    if used:
+        raise InputError(f"--game {args.game} takes none of {flags}")
+    if args.game == "inselflucht":
+        return None
+    variant: dict[str, Any] = {}
+    if args.difficulty is not None:
+        variant["difficulty"] = args.difficulty
+    if args.roles is not None:
+        variant["roles"] = [r.strip() for r in args.roles.split(",")]
+    return variant
+
+
 def _evaluate_and_print(args: argparse.Namespace) -> dict[str, Any]:
     agent_kwargs = _kwargs_from_args(args)
     check_backend_args(args.backend, args.address, args.workers)
-    make_agent(args.agent, **agent_kwargs)  # a bad spec fails here, before any worker starts
+    variant = _variant(args)
+    # a bad spec fails here, before any worker starts
+    make_agent(args.agent, game=args.game, **agent_kwargs)
     summary = evaluate(
         args.agent,
         args.players,
-        args.meter,
+        args.meter or "normal",
         args.taucher,
         args.short_game,
         args.episodes,
@@ -166,6 +206,7 @@ def _evaluate_and_print(args: argparse.Namespace) -> dict[str, Any]:
         backend=args.backend,
         address=args.address,
         game=args.game,
+        variant=variant,
     )
     if args.json:
         print(json.dumps(summary))

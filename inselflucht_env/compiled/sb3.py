@@ -17,7 +17,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from inselflucht_env.compiled import kernels
 from inselflucht_env.compiled.batch import Batch, template_row
-from inselflucht_env.envs.inselflucht import REWARD_SCHEMES, _check_choice
+from inselflucht_env.envs.arguments import check_choice
+from inselflucht_env.envs.inselflucht import REWARD_SCHEMES
 from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
 from inselflucht_env.games.inselflucht.rules import actions as A
 from inselflucht_env.games.inselflucht.rules.config import GameConfig
@@ -37,7 +38,7 @@ class CompiledVecEnv(VecEnv):
         reward: str = "win",
         seed: int | None = None,
     ):
-        _check_choice("reward", reward, REWARD_SCHEMES)
+        check_choice("reward", reward, REWARD_SCHEMES)
         self.config = GameConfig.make(players, taucher, short_game, meter)
         self.batch = Batch(num_envs, self.config, seed)
         self.shaped = reward == "shaped"

@@ -31,11 +31,8 @@ from gymnasium.vector.utils import batch_space
 from inselflucht_env.compiled import kernels
 from inselflucht_env.compiled import layout as L
 from inselflucht_env.compiled.batch import Batch, seed_states, template_row
-from inselflucht_env.envs.inselflucht import (
-    ILLEGAL_ACTION_MODES,
-    REWARD_SCHEMES,
-    _check_choice,
-)
+from inselflucht_env.envs.arguments import check_choice
+from inselflucht_env.envs.inselflucht import ILLEGAL_ACTION_MODES, REWARD_SCHEMES
 from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE
 from inselflucht_env.games.inselflucht.rules import actions as A
 from inselflucht_env.games.inselflucht.rules.config import GameConfig
@@ -76,10 +73,10 @@ class InselfluchtVectorEnv(VectorEnv):
                 "illegal_action, render_mode, copy"
             )
         config = GameConfig.make(players, taucher, short_game, meter)
-        _check_choice("reward", reward, REWARD_SCHEMES)
-        _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        check_choice("reward", reward, REWARD_SCHEMES)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None:
-            _check_choice("render_mode", render_mode, RENDER_MODES)
+            check_choice("render_mode", render_mode, RENDER_MODES)
         self.batch = Batch(num_envs, config)
         self.num_envs = num_envs
         self.config = config

@@ -11,7 +11,8 @@ These wrappers give every framework the same space and leave the default envs un
 
 * ``DictObservation(gym_env)``: a Gymnasium wrapper; ``info["action_mask"]`` and
   ``action_masks()`` stay as they are. ``gym.make(DICT_ENV_ID, players=4)`` builds
-  ``Inselflucht-v0`` with it (the ``module:`` prefix of the id imports this module).
+  ``Inselflucht-v0`` with it (the ``module:`` prefix of the id imports this module), and
+  ``gym.make(FI_DICT_ENV_ID)`` ``ForbiddenIsland-v0`` (a 77-action mask).
 * ``PettingZooDictObservation(aec_env)``: the same for the AEC env (``observation`` is
   renamed ``observations``); ``dict_aec_env(**kwargs)`` builds ``pettingzoo.env(**kwargs)``
   with it.
@@ -36,16 +37,20 @@ OBSERVATIONS = "observations"  # RLlib's key for the unmasked observation
 ACTION_MASK = "action_mask"
 MASK_DTYPES = (np.int8, np.float32)
 DICT_ENV_ID = "inselflucht_env.envs.dict_observation:InselfluchtDict-v0"
+FI_DICT_ENV_ID = "inselflucht_env.envs.dict_observation:ForbiddenIslandDict-v0"
 
 
-def dict_space(observation_space: spaces.Space, mask_dtype: type = np.int8) -> spaces.Dict:
-    """The Dict space around ``observation_space`` (a flat Box) and a 36-action mask."""
+def dict_space(
+    observation_space: spaces.Space, mask_dtype: type = np.int8, n_actions: int = N_ACTIONS
+) -> spaces.Dict:
+    """The Dict space around ``observation_space`` (a flat Box) and an ``n_actions`` mask
+    (Inselflucht's 36 by default)."""
     if not isinstance(observation_space, spaces.Box) or len(observation_space.shape) != 1:
         raise ValueError(f"expected a flat Box observation space, not {observation_space}")
     if np.dtype(mask_dtype) not in {np.dtype(d) for d in MASK_DTYPES}:
         raise ValueError(f"mask_dtype {np.dtype(mask_dtype).name}: expected int8 or float32")
     return spaces.Dict(
-        {OBSERVATIONS: observation_space, ACTION_MASK: spaces.Box(0, 1, (N_ACTIONS,), mask_dtype)}
+        {OBSERVATIONS: observation_space, ACTION_MASK: spaces.Box(0, 1, (n_actions,), mask_dtype)}
     )
 
 
@@ -59,7 +64,8 @@ class DictObservation(gym.Wrapper):
     def __init__(self, env: gym.Env, mask_dtype: type = np.int8):
         super().__init__(env)
         self.mask_dtype = np.dtype(mask_dtype)
-        self.observation_space = dict_space(env.observation_space, mask_dtype)
+        n_actions = env.action_space.n  # type: ignore[attr-defined]
+        self.observation_space = dict_space(env.observation_space, mask_dtype, int(n_actions))
 
     def reset(self, **kwargs: Any):
         obs, info = self.env.reset(**kwargs)
@@ -85,8 +91,17 @@ def make_env(mask_dtype: type = np.int8, **kwargs: Any) -> DictObservation:
     return DictObservation(InselfluchtEnv(**kwargs), mask_dtype)
 
 
-if DICT_ENV_ID.split(":")[1] not in registry:
-    register(id=DICT_ENV_ID.split(":")[1], entry_point=f"{__name__}:make_env")
+def make_forbidden_island_env(mask_dtype: type = np.int8, **kwargs: Any) -> DictObservation:
+    """``ForbiddenIsland-v0`` with ``kwargs`` in a ``DictObservation`` (entry point of
+    ``FI_DICT_ENV_ID``)."""
+    from inselflucht_env.envs.forbidden_island import ForbiddenIslandEnv
+
+    return DictObservation(ForbiddenIslandEnv(**kwargs), mask_dtype)
+
+
+for _id, _entry in ((DICT_ENV_ID, "make_env"), (FI_DICT_ENV_ID, "make_forbidden_island_env")):
+    if _id.split(":")[1] not in registry:
+        register(id=_id.split(":")[1], entry_point=f"{__name__}:{_entry}")
 
 
 # ---------------------------------------------------------------- PettingZoo
@@ -115,7 +130,11 @@ class PettingZooDictObservation(BaseWrapper):
         self.mask_dtype = np.dtype(mask_dtype)
         # one space object per agent, the same on every call (PettingZoo's api_test)
         self._spaces = {
-            a: dict_space(env.observation_space(a)[_PZ_OBSERVATION], mask_dtype)
+            a: dict_space(
+                env.observation_space(a)[_PZ_OBSERVATION],
+                mask_dtype,
+                int(env.action_space(a).n),
+            )
             for a in env.possible_agents
         }
 
@@ -146,9 +165,11 @@ __all__ = [
     "ACTION_MASK",
     "DICT_ENV_ID",
     "DictObservation",
+    "FI_DICT_ENV_ID",
     "OBSERVATIONS",
     "PettingZooDictObservation",
     "dict_aec_env",
     "dict_space",
     "make_env",
+    "make_forbidden_island_env",
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,6 +9,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from inselflucht_env.envs.arguments import (
+    MaskCache,
+    action_to_index,
+    check_choice,
+    reject_unknown_arguments,
+)
 from inselflucht_env.games.inselflucht.observation import (
     OBSERVATION_SIZE,
     describe_observation,
@@ -103,12 +108,12 @@ class InselfluchtEnv(gym.Env):
         **unknown: Any,
     ):
         if unknown:  # a ValueError naming it, like every other bad argument, not a TypeError
-            _reject_unknown_arguments(unknown)
+            reject_unknown_arguments(unknown, InselfluchtEnv.__init__, "Inselflucht-v0")
         self.config = GameConfig.make(players, taucher, short_game, meter)
-        _check_choice("reward", reward, REWARD_SCHEMES)
-        _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        check_choice("reward", reward, REWARD_SCHEMES)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None:
-            _check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
         self.reward_scheme = reward
         self.illegal_action = illegal_action
         self.render_mode = render_mode
@@ -129,7 +134,7 @@ class InselfluchtEnv(gym.Env):
         state = self._require_state()
         if state.outcome is not None:
             raise RuntimeError("the episode is over: call reset() before step()")
-        index = _action_to_index(action)
+        index = action_to_index(action, A.N_ACTIONS, A.action_name)
         if index not in state.legal_actions():
             if self.illegal_action == "raise":
                 state.apply(index, self.np_random)  # raises IllegalActionError, state unchanged
@@ -169,7 +174,7 @@ class InselfluchtEnv(gym.Env):
         """Bool mask of the legal actions (all false once the episode is over)."""
         if self._state is None:
             return np.zeros(A.N_ACTIONS, dtype=bool)
-        return _mask_of(self._state.legal_actions(), _BOOL_MASKS, bool)
+        return _BOOL_MASKS(self._state.legal_actions())
 
     @staticmethod
     def action_index(name: str) -> int:
@@ -210,7 +215,7 @@ class InselfluchtEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         state = self._require_state()
-        mask = _mask_of(state.legal_actions(), _INT8_MASKS, np.int8)
+        mask = _INT8_MASKS(state.legal_actions())
         info: dict[str, Any] = {"action_mask": mask, "decider": state.decider, "turn": state.turn}
         if state.outcome is not None:
             info["outcome"] = state.outcome
@@ -242,58 +247,7 @@ class InselfluchtEnv(gym.Env):
         return float(reward)
 
 
-# Masks by legal-action tuple: a game meets a few hundred sets, so each mask is made once
-# and handed out as a copy (the caller may write to it).
-_INT8_MASKS: dict[tuple[int, ...], np.ndarray] = {}
-_BOOL_MASKS: dict[tuple[int, ...], np.ndarray] = {}
-
-
-def _mask_of(legal: list[int], masks: dict[tuple[int, ...], np.ndarray], dtype: Any) -> np.ndarray:
-    key = tuple(legal)
-    mask = masks.get(key)
-    if mask is None:
-        if len(masks) > 50_000:
-            masks.clear()
-        mask = masks[key] = np.zeros(A.N_ACTIONS, dtype=dtype)
-        mask[legal] = 1
-        mask.flags.writeable = False
-    return mask.copy()
-
-
-def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name}={value!r} is not allowed: expected one of {list(allowed)}")
-
-
-def _reject_unknown_arguments(unknown: dict[str, Any]) -> None:
-    allowed = [
-        name
-        for name, p in inspect.signature(InselfluchtEnv.__init__).parameters.items()
-        if name != "self" and p.kind is not p.VAR_KEYWORD
-    ]
-    names = ", ".join(repr(name) for name in sorted(unknown))
-    raise ValueError(
-        f"unknown argument{'s' if len(unknown) > 1 else ''} {names} for "
-        f"Inselflucht-v0: the allowed arguments are {', '.join(allowed)}"
-    )
-
-
-def _action_to_index(action: Any) -> int:
-    """An action from the space as an int; anything outside it is a ``ValueError``."""
-    if type(action) is int or isinstance(action, np.integer):  # the fast, common case
-        if 0 <= action < A.N_ACTIONS:
-            return int(action)
-    try:
-        index = int(action)
-        if index != action or isinstance(action, bool):
-            raise TypeError
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"action {action!r} is not in Discrete({A.N_ACTIONS}); "
-            "use env.unwrapped.action_index(name) for names"
-        ) from None
-    A.action_name(index)  # range check with a clear message
-    return index
-
+_INT8_MASKS = MaskCache(A.N_ACTIONS, np.int8)
+_BOOL_MASKS = MaskCache(A.N_ACTIONS, bool)
 
 __all__ = ["InselfluchtEnv", "IllegalActionError"]

@@ -64,12 +64,17 @@ def run_episodes(
     return runner.run(task, seeds, progress, desc)
 
 
-def summarize(episodes: list[Episode], seconds: float | None = None) -> dict[str, Any]:
-    """The statistics of a list of episodes (``seconds``: wall time, for the speeds)."""
+def summarize(
+    episodes: list[Episode],
+    seconds: float | None = None,
+    losses: tuple[str, ...] = LOSS_CAUSES,
+) -> dict[str, Any]:
+    """The statistics of a list of episodes (``seconds``: wall time, for the speeds;
+    ``losses``: the game's loss codes, Inselflucht's by default)."""
     n = len(episodes)
     wins = sum(e.outcome == "win" for e in episodes)
     lo, hi = wilson(wins, n)
-    causes = {c: sum(e.outcome == c for e in episodes) for c in LOSS_CAUSES}
+    causes = {c: sum(e.outcome == c for e in episodes) for c in losses}
     other = n - wins - sum(causes.values())
     if other:
         causes["other"] = other
@@ -117,12 +122,31 @@ def evaluate(
     backend: str = "pool",
     address: str | None = None,
     game: str = "inselflucht",
+    variant: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run the harness and return the summary dict (what ``--json`` prints); with
-    ``backend="ray"``, ``workers`` is the Ray cluster's CPU count."""
-    config = get_game(game).make_config(
-        players=players, meter=meter, taucher=taucher, short_game=short_game
-    )
+    ``backend="ray"``, ``workers`` is the Ray cluster's CPU count.
+
+    ``meter``, ``taucher`` and ``short_game`` are Inselflucht's settings; another game
+    takes its own from ``variant`` (Forbidden Island: ``difficulty``, ``roles``), and its
+    defaults (``Game.variant_defaults``) fill the rest.
+    """
+    rules = get_game(game)
+    if game == "inselflucht":
+        if variant:
+            raise InputError(f"inselflucht takes meter, taucher, short_game, not {sorted(variant)}")
+        settings: dict[str, Any] = {"meter": meter, "taucher": taucher, "short_game": short_game}
+    else:
+        settings = {**rules.variant_defaults, **(variant or {})}
+        unknown = sorted(set(settings) - set(rules.variant_defaults))
+        if unknown:
+            raise InputError(
+                f"{game} has no setting {unknown}: it takes {sorted(rules.variant_defaults)}"
+            )
+    try:
+        config = rules.make_config(players=players, **settings)
+    except ValueError as err:
+        raise InputError(f"{game}: {err}") from None
     runner = make_backend(backend, workers or os.cpu_count() or 1, address)
     workers = runner.cpus()
     task = EpisodeTask(spec, config, dict(agent_kwargs or {}), game)
@@ -133,30 +157,31 @@ def evaluate(
         "game": game,
         "agent": spec,
         "players": players,
-        "meter": meter,
-        "taucher": taucher,
-        "short_game": short_game,
+        **{k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()},
         "seed": seed,
         "workers": workers,
         "backend": backend,
         "agent_kwargs": dict(agent_kwargs or {}),
     }
-    summary.update(summarize(eps, seconds))
+    summary.update(summarize(eps, seconds, rules.losses))
     if details:
         summary["per_episode"] = [asdict(e) for e in eps]
     return summary
 
 
 def format_summary(s: dict[str, Any]) -> str:
-    variant = (
-        ", ".join(
+    if s.get("game", "inselflucht") == "inselflucht":
+        variant = ", ".join(
             v for v, on in (("Taucher", s["taucher"]), ("Kurzes Spiel", s["short_game"])) if on
         )
-        or "plain"
-    )
+        setting = f"meter {s['meter']}, {variant or 'plain'}"
+    else:
+        roles = s.get("roles")
+        setting = f"{s['game']}, {s['difficulty']}, roles {'/'.join(roles) if roles else 'random'}"
+
     causes = "  ".join(f"{c}: {k}" for c, k in s["loss_causes"].items())
     lines = [
-        f"agent {s['agent']} | {s['players']} player(s), meter {s['meter']}, {variant} | "
+        f"agent {s['agent']} | {s['players']} player(s), {setting} | "
         f"seeds {s['seed']}..{s['seed'] + s['episodes'] - 1}",
         f"win rate     {100 * s['win_rate']:.1f}%  ({s['wins']}/{s['episodes']}; 95% Wilson "
         f"interval {100 * s['ci_low']:.1f}-{100 * s['ci_high']:.1f}%)",

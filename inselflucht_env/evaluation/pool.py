@@ -29,7 +29,7 @@ def _run_chunk(seeds: list[int]) -> list[Episode]:
     # checkpoint) would make the pool respawn workers forever; here it reaches the caller.
     task: EpisodeTask = _WORKER["task"]
     if _WORKER["agent"] is None:
-        _WORKER["agent"] = make_agent(task.spec, **task.agent_kwargs)
+        _WORKER["agent"] = make_agent(task.spec, game=task.game, **task.agent_kwargs)
     return [play_episode(_WORKER["agent"], task.config, s, task.game) for s in seeds]
 
 

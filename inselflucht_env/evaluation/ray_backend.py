@@ -167,9 +167,9 @@ def play_chunk(
     """The body of one Ray task: the episodes of ``seeds``, with an agent kept per worker
     (building a search or checkpoint agent once per process, as the pool does)."""
     _maybe_die()
-    key = repr((spec, sorted(agent_kwargs.items())))
+    key = repr((game, spec, sorted(agent_kwargs.items())))
     if key not in _AGENTS:
-        _AGENTS[key] = make_agent(spec, **agent_kwargs)
+        _AGENTS[key] = make_agent(spec, game=game, **agent_kwargs)
     return [play_episode(_AGENTS[key], config, s, game) for s in seeds]
 
 
