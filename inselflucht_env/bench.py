@@ -9,9 +9,10 @@ mask in ``info``, observation); the compiled rows are the batched engine on 1,02
 (mask + apply), the native vector env on 1,024 envs (``make_vec(...,
 vectorization_mode="vector_entry_point")``: step, observation, mask, autoreset; the random
 actions drawn by a compiled sampler), and heuristic decisions and search labels (100
-rollouts) in Python and compiled. ``--ppo`` adds MaskablePPO's training steps on the
-compiled ``VecEnv`` against 8 ``DummyVecEnv`` envs. Below the table: the compiled core's
-first use after install, cold (an empty Numba cache) and cached.
+rollouts) in Python and compiled; Forbidden Island's engine and ``ForbiddenIsland-v0`` (2
+players, novice, random play) are Python rows too. ``--ppo`` adds MaskablePPO's training
+steps on the compiled ``VecEnv`` against 8 ``DummyVecEnv`` envs. Below the table: the
+compiled core's first use after install, cold (an empty Numba cache) and cached.
 
 The references are Gymnasium's ``Blackjack-v1`` and PettingZoo's ``connect_four_v3`` (with
 its action mask), measured in the same run, so the comparison holds on whatever machine
@@ -41,6 +42,7 @@ import gymnasium as gym
 import numpy as np
 
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
+from inselflucht_env.game import get_game
 from inselflucht_env.games.inselflucht.rules.config import GameConfig
 from inselflucht_env.games.inselflucht.rules.engine import State
 
@@ -51,21 +53,23 @@ def _timed(run: Callable[[float], int], seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def engine_steps(deadline: float) -> int:
-    config = GameConfig.make(players=2)
+def engine_steps(deadline: float, game: str = "inselflucht") -> int:
+    """Random play on a game's engine (2 players, its default settings)."""
+    rules = get_game(game)
+    config = rules.make_config(players=2)
     rng = np.random.default_rng(0)
     pick = random.Random(0).choice
     steps = 0
     while time.perf_counter() < deadline:
-        state = State.new(config, rng)
+        state = rules.new_state(config, rng)
         while state.outcome is None:
             state.apply(pick(state.legal_actions()), rng)
             steps += 1
     return steps
 
 
-def gymnasium_steps(deadline: float) -> int:
-    env = gym.make("Inselflucht-v0", players=2)
+def gymnasium_steps(deadline: float, env_id: str = "Inselflucht-v0") -> int:
+    env = gym.make(env_id, players=2)
     pick = random.Random(0).choice
     steps, episode = 0, 0
     while time.perf_counter() < deadline:
@@ -245,6 +249,12 @@ PYTHON_ROWS: dict[str, Callable[[float], int]] = {
     "Inselflucht-v0 Gymnasium (step + mask + observation)": gymnasium_steps,
     "Python heuristic (decisions, engine included)": heuristic_decisions,
     "Python search, 100 rollouts (labels)": search_labels,
+    "Forbidden Island engine (legal actions + apply)": functools.partial(
+        engine_steps, game="forbidden_island"
+    ),
+    "ForbiddenIsland-v0 Gymnasium (step + mask + observation)": functools.partial(
+        gymnasium_steps, env_id="ForbiddenIsland-v0"
+    ),
 }
 COMPILED_ROWS: dict[str, Callable[[float], int]] = {
     f"compiled engine, batch of {BATCH:,} (mask + apply)": compiled_engine_steps,

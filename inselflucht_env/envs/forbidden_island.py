@@ -23,6 +23,7 @@ from inselflucht_env.games.forbidden_island.observation import (
 from inselflucht_env.games.forbidden_island.rules import actions as A
 from inselflucht_env.games.forbidden_island.rules.config import GameConfig
 from inselflucht_env.games.forbidden_island.rules.engine import IllegalActionError, State
+from inselflucht_env.games.forbidden_island.rules.public import describe
 
 REWARD_SCHEMES = ("win", "shaped")
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -177,6 +178,10 @@ class ForbiddenIslandEnv(gym.Env):
 
     def legal_action_names(self) -> list[str]:
         return [A.ACTION_NAMES[i] for i in np.flatnonzero(self.action_masks())]
+
+    def describe(self) -> dict[str, Any]:
+        """The public state as a JSON-serialisable dict (see ``public.describe``)."""
+        return describe(self._require_state())
 
     @staticmethod
     def describe_observation() -> list[dict[str, object]]:

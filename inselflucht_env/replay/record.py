@@ -1,11 +1,14 @@
 """The replay record: ``Replay`` (one episode as data) and its JSON file.
 
 A file is one JSON object: ``format`` (always ``"inselflucht-replay"``),
-``format_version`` (1), ``version`` (the package that wrote it), ``env`` (the env's keyword
-arguments, ``ENV_KEYS``), ``seed`` and ``options`` (the ``reset`` arguments), ``actions``
-(action names), ``outcome`` and ``meta`` (free JSON data). ``check_record`` turns parsed
-JSON into ``Replay`` fields or raises ``ValueError`` naming the bad field. Files are written
-readably: objects indented, short lists on one line, the actions ten a line.
+``format_version`` (1), ``version`` (the package that wrote it), ``game`` (the game's name;
+absent for Inselflucht, so files written before a second game existed read unchanged),
+``env`` (the env's keyword arguments, ``ENV_KEYS`` for Inselflucht), ``seed`` and
+``options`` (the ``reset`` arguments), ``actions`` (action names), ``outcome`` and ``meta``
+(free JSON data). ``REPLAY_GAMES`` holds what each game's records need. ``check_record``
+turns parsed JSON into ``Replay`` fields or raises ``ValueError`` naming the bad field.
+Files are written readably: objects indented, short lists on one line, the actions ten a
+line.
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from inselflucht_env import __version__
+from inselflucht_env.envs import forbidden_island as fi_env
 from inselflucht_env.envs.inselflucht import ILLEGAL_ACTION_MODES, REWARD_SCHEMES, InselfluchtEnv
+from inselflucht_env.games.forbidden_island.rules import actions as fi_actions
+from inselflucht_env.games.forbidden_island.rules import engine as fi_engine
+from inselflucht_env.games.forbidden_island.rules.config import ROLE_NAMES
 from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES, action_name
 from inselflucht_env.games.inselflucht.rules.config import GameConfig
 from inselflucht_env.games.inselflucht.rules.engine import OUTCOMES
@@ -33,6 +40,7 @@ FIELDS = (
     "format",
     "format_version",
     "version",
+    "game",
     "env",
     "seed",
     "options",
@@ -40,6 +48,61 @@ FIELDS = (
     "outcome",
     "meta",
 )
+
+
+@dataclass(frozen=True)
+class ReplayGame:
+    """What the records of one game need: its Gymnasium env, the env keyword arguments a
+    record stores, its action names and outcomes, and its ``reset`` options."""
+
+    env_class: type
+    env_keys: tuple[str, ...]
+    action_names: tuple[str, ...]
+    outcomes: tuple[str, ...]
+    option_keys: tuple[str, ...]
+
+
+REPLAY_GAMES = {
+    "inselflucht": ReplayGame(InselfluchtEnv, ENV_KEYS, ACTION_NAMES, OUTCOMES, OPTION_KEYS),
+    "forbidden_island": ReplayGame(
+        fi_env.ForbiddenIslandEnv,
+        ("players", "difficulty", "roles", "reward", "illegal_action"),
+        fi_actions.ACTION_NAMES,
+        fi_engine.OUTCOMES,
+        fi_env.SCENARIO_OPTIONS,
+    ),
+}
+
+
+def replay_game(name: str) -> ReplayGame:
+    """The ``ReplayGame`` of ``name``; ``ValueError`` listing the known games otherwise."""
+    if name not in REPLAY_GAMES:
+        raise ValueError(f"game {name!r}: expected one of {list(REPLAY_GAMES)}")
+    return REPLAY_GAMES[name]
+
+
+def _check_other_game(game: str, data: Mapping[str, Any], bad: Any) -> dict[str, Any]:
+    """``check_record`` for a game other than Inselflucht: its env built from the record
+    (which validates every argument and option) and its action names and outcomes."""
+    spec = REPLAY_GAMES[game]
+    env_kwargs = data["env"]
+    if not isinstance(env_kwargs, Mapping):
+        raise bad(f"'env' must be an object of env arguments, got {env_kwargs!r}")
+    extra = sorted(set(env_kwargs) - set(spec.env_keys))
+    if extra:
+        raise bad(f"'env' has unknown argument(s) {extra}; allowed: {list(spec.env_keys)}")
+    options = data.get("options")
+    try:
+        spec.env_class(**env_kwargs).reset(seed=0, options=options)
+    except (TypeError, ValueError) as err:
+        raise bad(f"'env' or 'options': {err}") from None
+    for i, name in enumerate(data["actions"]):
+        if not isinstance(name, str) or name not in spec.action_names:
+            raise bad(f"'actions'[{i}] = {name!r} is not a {game} action name")
+    outcome = data.get("outcome")
+    if outcome is not None and outcome not in spec.outcomes:
+        raise bad(f"'outcome' must be null or one of {list(spec.outcomes)}, got {outcome!r}")
+    return {"env_kwargs": dict(env_kwargs), "options": options, "outcome": outcome}
 
 
 def check_record(data: Any, source: str = "replay") -> dict[str, Any]:
@@ -67,6 +130,11 @@ def check_record(data: Any, source: str = "replay") -> dict[str, Any]:
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
         raise bad(f"unknown field(s) {unknown}")
+    game = data.get("game", "inselflucht")
+    if game not in REPLAY_GAMES:
+        raise bad(f"'game' must be one of {list(REPLAY_GAMES)}, got {game!r}")
+    if game != "inselflucht":
+        return {**_common_fields(data, bad), **_check_other_game(game, data, bad), "game": game}
     env_kwargs = data["env"]
     if not isinstance(env_kwargs, Mapping):
         raise bad(f"'env' must be an object of env arguments, got {env_kwargs!r}")
@@ -88,44 +156,55 @@ def check_record(data: Any, source: str = "replay") -> dict[str, Any]:
         raise bad(f"'env'.reward must be one of {list(REWARD_SCHEMES)}")
     if env_kwargs.get("illegal_action", "terminate") not in ILLEGAL_ACTION_MODES:
         raise bad(f"'env'.illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}")
-    seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-        raise bad(f"'seed' must be an integer 0 <= seed < 2**63, got {seed!r}")
+    common = _common_fields(data, bad)
     options = data.get("options")
     try:
         parse_options(options)
     except ValueError as err:
         raise bad(f"'options': {err}") from None
-    actions = data["actions"]
-    if not isinstance(actions, list):
-        raise bad(f"'actions' must be a list of action names, got {type(actions).__name__}")
-    for i, name in enumerate(actions):
+    for i, name in enumerate(common["actions"]):
         if not isinstance(name, str) or name not in ACTION_NAMES:
             raise bad(f"'actions'[{i}] = {name!r} is not an action name")
     outcome = data.get("outcome")
     if outcome is not None and outcome not in OUTCOMES:
         raise bad(f"'outcome' must be null or one of {list(OUTCOMES)}, got {outcome!r}")
+    return {
+        **common,
+        "env_kwargs": env_kwargs,
+        "options": None if options is None else dict(options),
+        "outcome": outcome,
+    }
+
+
+def _common_fields(data: Mapping[str, Any], bad: Any) -> dict[str, Any]:
+    """The fields every game's record checks alike: seed, actions (a list), version, meta."""
+    seed = data["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise bad(f"'seed' must be an integer 0 <= seed < 2**63, got {seed!r}")
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise bad(f"'actions' must be a list of action names, got {type(actions).__name__}")
     version = data.get("version", "unknown")
     if not isinstance(version, str):
         raise bad(f"'version' must be a string, got {version!r}")
     meta = data.get("meta") or {}
     if not isinstance(meta, Mapping):
         raise bad(f"'meta' must be an object, got {meta!r}")
-    return {
-        "env_kwargs": env_kwargs,
-        "seed": seed,
-        "options": None if options is None else dict(options),
-        "actions": list(actions),
-        "outcome": outcome,
-        "version": version,
-        "meta": dict(meta),
-    }
+    return {"seed": seed, "actions": list(actions), "version": version, "meta": dict(meta)}
 
 
-def normalise_options(options: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def normalise_options(
+    options: Mapping[str, Any] | None, game: str = "inselflucht"
+) -> dict[str, Any] | None:
     """Reset options as plain JSON data (validated; numpy ints and tuples become ints and lists)."""
     if options is None:
         return None
+    if game != "inselflucht":  # Forbidden Island's options are lists of integers
+        keys = replay_game(game).option_keys
+        unknown = sorted(set(options) - set(keys))
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}: expected any of {list(keys)}")
+        return {k: None if v is None else [int(x) for x in v] for k, v in options.items()}
     parse_options(options)
     out: dict[str, Any] = {}
     for key in OPTION_KEYS:
@@ -180,7 +259,8 @@ class Replay:
     ``illegal_action``). ``seed`` and ``options``: the ``reset`` arguments. ``actions``:
     action names, one per step. ``outcome``: ``"win"``, ``"L1"``-``"L6"``, ``"illegal"``,
     or ``None`` for an unfinished episode. ``version``: the package version that wrote it.
-    ``meta``: free JSON data (who played, where it came from).
+    ``meta``: free JSON data (who played, where it came from). ``game``: the game
+    (``REPLAY_GAMES``); another game's ``env_kwargs`` are its env's arguments.
     """
 
     env_kwargs: dict[str, Any]
@@ -190,13 +270,16 @@ class Replay:
     outcome: str | None = None
     version: str = __version__
     meta: dict[str, Any] = field(default_factory=dict)
+    game: str = "inselflucht"
 
     # -- JSON
     def to_dict(self) -> dict[str, Any]:
+        game = {} if self.game == "inselflucht" else {"game": self.game}
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "version": self.version,
+            **game,
             "env": copy.deepcopy(self.env_kwargs),
             "seed": self.seed,
             "options": copy.deepcopy(self.options),
@@ -279,14 +362,34 @@ class Replay:
             meta=dict(meta or {}),
         )
 
-    def make_env(self, render_mode: str | None = None) -> InselfluchtEnv:
-        """A fresh env built as the recorded one was."""
-        return InselfluchtEnv(**self.env_kwargs, render_mode=render_mode)
+    def make_env(self, render_mode: str | None = None) -> Any:
+        """A fresh env built as the recorded one was (the game's Gymnasium env)."""
+        return replay_game(self.game).env_class(**self.env_kwargs, render_mode=render_mode)
 
 
-def env_kwargs_of(env: InselfluchtEnv) -> dict[str, Any]:
-    """The keyword arguments that rebuild ``env`` (meter as its resolved levels)."""
+def game_of_env(env: Any) -> str:
+    """The ``REPLAY_GAMES`` name of an env (``ValueError`` for an env of none of them)."""
+    for name, spec in REPLAY_GAMES.items():
+        if isinstance(env, spec.env_class):
+            return name
+    raise ValueError(
+        f"replays record {', '.join(s.env_class.__name__ for s in REPLAY_GAMES.values())}, "
+        f"not {type(env).__name__}"
+    )
+
+
+def env_kwargs_of(env: Any) -> dict[str, Any]:
+    """The keyword arguments that rebuild ``env`` (Inselflucht's meter as its levels)."""
     cfg = env.config
+    if isinstance(env, fi_env.ForbiddenIslandEnv):
+        roles = None if cfg.roles is None else [ROLE_NAMES[r] for r in cfg.roles]
+        return {
+            "players": cfg.players,
+            "difficulty": cfg.difficulty,
+            "roles": roles,
+            "reward": env.reward_scheme,
+            "illegal_action": env.illegal_action,
+        }
     return {
         "players": cfg.players,
         "taucher": cfg.taucher,

@@ -18,9 +18,14 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from inselflucht_env.envs.inselflucht import InselfluchtEnv
-from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES, action_index, action_name
-from inselflucht_env.replay.record import SEED_LIMIT, Replay, env_kwargs_of, normalise_options
+from inselflucht_env.replay.record import (
+    SEED_LIMIT,
+    Replay,
+    env_kwargs_of,
+    game_of_env,
+    normalise_options,
+    replay_game,
+)
 
 
 def _fresh_seed() -> int:
@@ -28,7 +33,8 @@ def _fresh_seed() -> int:
 
 
 class ReplayRecorder(gym.Wrapper):
-    """Records every episode of an ``InselfluchtEnv`` (or a wrapper around one).
+    """Records every episode of an ``InselfluchtEnv`` or ``ForbiddenIslandEnv`` (or a
+    wrapper around one).
 
     ``replay``: the current (or just finished) episode; ``replays``: the finished ones,
     newest last (at most ``keep``). With ``directory`` each finished episode is also
@@ -47,11 +53,12 @@ class ReplayRecorder(gym.Wrapper):
     ):
         super().__init__(env)
         inner = env.unwrapped
-        if not isinstance(inner, InselfluchtEnv):
-            raise ValueError(
-                f"ReplayRecorder needs an InselfluchtEnv inside, got {type(inner).__name__}"
-            )
-        self._inner: InselfluchtEnv = inner  # the env inside: its config, generator and state
+        try:
+            self.game = game_of_env(inner)
+        except ValueError as err:
+            raise ValueError(f"ReplayRecorder: {err}") from None
+        self._names = replay_game(self.game).action_names
+        self._inner: Any = inner  # the env inside: its config, generator and state
         self.directory = None if directory is None else Path(directory)
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -74,13 +81,14 @@ class ReplayRecorder(gym.Wrapper):
         ):
             raise ValueError(f"seed={seed!r} must be an integer 0 <= seed < 2**63 to be replayable")
         seed = int(seed)
-        stored = normalise_options(options)
+        stored = normalise_options(options, self.game)
         obs, info = self.env.reset(seed=seed, options=options)
         self._current = Replay(
             env_kwargs=env_kwargs_of(self._inner),
             seed=seed,
             options=stored,
             meta=copy.deepcopy(self.meta),
+            game=self.game,
         )
         return obs, info
 
@@ -88,7 +96,7 @@ class ReplayRecorder(gym.Wrapper):
         obs, reward, terminated, truncated, info = self.env.step(action)
         rep = self._current
         if rep is not None:
-            rep.actions.append(action_name(int(action)))
+            rep.actions.append(self._names[int(action)])
             if terminated or truncated:
                 rep.outcome = info.get("outcome")
                 self._finish(rep)
@@ -123,15 +131,17 @@ def record_episode(
     agent_rng: np.random.Generator | None = None,
     meta: Mapping[str, Any] | None = None,
     max_steps: int = 100_000,
+    game: str = "inselflucht",
     **env_kwargs: Any,
 ) -> Replay:
     """Play one episode and return its record.
 
     ``agents``: one agent for every figure, or a sequence with one per figure; an agent
     has ``act(state, rng) -> int`` (a legal action of ``state.decider``). ``env_kwargs``
-    go to ``InselfluchtEnv``. ``agent_rng`` drives the agents (default: from ``seed``).
+    go to the Gymnasium env of ``game``. ``agent_rng`` drives the agents (default: from
+    ``seed``).
     """
-    env = ReplayRecorder(InselfluchtEnv(**env_kwargs), meta=meta)
+    env = ReplayRecorder(replay_game(game).env_class(**env_kwargs), meta=meta)
     env.reset(seed=seed, options=dict(options) if options is not None else None)
     rng = agent_rng if agent_rng is not None else np.random.default_rng([env.replay.seed, 1])
     state = env._inner.game_state
@@ -171,6 +181,7 @@ def replay(rep: Replay, render_mode: str | None = None, verify: bool = True) -> 
     is the recorded one (``None``: the game must still be running).
     """
     env = rep.make_env(render_mode)
+    names = replay_game(rep.game).action_names
     frames: list[Any] = []
     deciders: list[int] = []
     collect = render_mode in ("ansi", "rgb_array")
@@ -184,14 +195,14 @@ def replay(rep: Replay, render_mode: str | None = None, verify: bool = True) -> 
                 f"replay: the game ended ({outcome}) after step {i}, but "
                 f"{len(rep.actions) - i} more action(s) are recorded"
             )
-        index = action_index(name)
+        index = names.index(name)
         state = env.game_state
         if (
             verify
             and index not in state.legal_actions()
             and not (rep.outcome == "illegal" and i == len(rep.actions) - 1)
         ):
-            legal = ", ".join(ACTION_NAMES[a] for a in state.legal_actions())
+            legal = ", ".join(names[a] for a in state.legal_actions())
             raise ReplayMismatchError(
                 f"replay: step {i + 1} {name!r} is not legal in the replayed game "
                 f"(legal: {legal}); the file does not match this version of the rules"

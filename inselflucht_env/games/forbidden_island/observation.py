@@ -31,6 +31,7 @@ from inselflucht_env.games.forbidden_island.rules.engine import (
     Swim,
     Window,
 )
+from inselflucht_env.games.forbidden_island.rules.public import known_flood_top
 
 CELLS = GRID * GRID
 PLANES = (
@@ -138,7 +139,7 @@ def encode_observation(state: State, seat: int | None = None) -> np.ndarray:
         obs[_AT["roles"] + 6 * k + state.roles[q]] = 1.0
     if state.flood_discard:
         obs[_AT["flood_discard"] + cell_of_tile[state.flood_discard]] = 1.0
-    known = state.flood_deck[len(state.flood_deck) - state.flood_known :]
+    known = known_flood_top(state)
     if known:
         obs[_AT["flood_known_top"] + cell_of_tile[known]] = 1.0
     level = min(state.level, SKULL)
