@@ -20,6 +20,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -45,7 +46,7 @@ def make_teacher(name: str, simulations: int | None = None):
     budget, else the agent's default)."""
     if name != "search":
         return make_agent(name)
-    budget = {} if simulations is None else {"simulations": simulations}
+    budget: dict[str, Any] = {} if simulations is None else {"simulations": simulations}
     return make_agent(name, seconds=1e9, **budget)
 
 

@@ -110,7 +110,7 @@ def _other_game(spec: str, game: str, kwargs: dict[str, Any]) -> Agent:
     return importlib.import_module(f"{package}.heuristic").HeuristicAgent(**kwargs)
 
 
-def make_agent(spec: str, game: str = "inselflucht", **kwargs: Any) -> Agent:
+def make_agent(spec: str, *, game: str = "inselflucht", **kwargs: Any) -> Agent:
     """An agent for ``game`` from a name, ``kind:argument`` or a checkpoint (see the module
     docstring).
 
