@@ -104,15 +104,15 @@ def test_curriculum_changes_players_through_the_wrappers(advice):
 
     from inselflucht_env.envs.advice import AdviceWrapper, observation_size
     from inselflucht_env.games.inselflucht.rules.config import GameConfig
-    from train.train import ENV_ID
+    from train.train import ENV_IDS, env_kwargs
 
-    env_kw = {**cfg.defaults()["env"], "players": 4}
+    env_kw = {**env_kwargs(cfg.defaults()["env"]), "players": 4}
     wrap = (
         {}
         if advice == "none"
         else {"wrapper_class": AdviceWrapper, "wrapper_kwargs": {"advisor": advice}}
     )
-    venv = make_vec_env(ENV_ID, n_envs=2, seed=7, env_kwargs=env_kw, **wrap)
+    venv = make_vec_env(ENV_IDS["inselflucht"], n_envs=2, seed=7, env_kwargs=env_kw, **wrap)
     stages = [
         {"until": 100, "players": 2, "taucher": True, "short_game": True, "meter": "leicht"},
         {"until": 200, "players": 1},
@@ -147,10 +147,10 @@ def test_curriculum_changes_players_through_the_wrappers(advice):
 def test_no_reset_when_stage_zero_is_the_built_game():
     from stable_baselines3.common.env_util import make_vec_env
 
-    from train.train import ENV_ID
+    from train.train import ENV_IDS, env_kwargs
 
-    env_kw = cfg.defaults()["env"]  # 2 players, normal
-    venv = make_vec_env(ENV_ID, n_envs=1, env_kwargs=env_kw)
+    env_kw = env_kwargs(cfg.defaults()["env"])  # 2 players, normal
+    venv = make_vec_env(ENV_IDS["inselflucht"], n_envs=1, env_kwargs=env_kw)
     curriculum, model, _ = _curriculum([{"until": 10, "players": 2}], env_kw, venv)
     curriculum.on_training_start({}, {})
     assert model._last_obs is None and curriculum.stage == 0

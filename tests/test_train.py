@@ -206,9 +206,9 @@ def test_curriculum_reaches_the_environments_under_their_wrappers():
 
     from inselflucht_env.envs.advice import AdviceWrapper
     from inselflucht_env.games.inselflucht.rules.config import GameConfig
-    from train.train import ENV_ID, Curriculum
+    from train.train import ENV_IDS, Curriculum
 
-    venv = make_vec_env(ENV_ID, n_envs=2, wrapper_class=AdviceWrapper)
+    venv = make_vec_env(ENV_IDS["inselflucht"], n_envs=2, wrapper_class=AdviceWrapper)
     curriculum = Curriculum([{"until": 100, "meter": "leicht"}], cfg.defaults()["env"])
     logger = type("Logger", (), {"record": lambda *args: None})()
     curriculum.init_callback(

@@ -25,6 +25,8 @@ import yaml
 from inselflucht_env.envs.advice import ADVISORS
 from inselflucht_env.envs.inselflucht import REWARD_SCHEMES
 from inselflucht_env.errors import InputError
+from inselflucht_env.games.forbidden_island.rules.config import DIFFICULTIES, ROLE_NAMES
+from inselflucht_env.games.forbidden_island.rules.config import GameConfig as FIGameConfig
 from inselflucht_env.games.inselflucht.rules.config import METER_PRESETS
 
 
@@ -191,13 +193,49 @@ def ordered_entries(
 _stages = ordered_entries("stages", _STAGE, "until", _stage_problem)
 
 
+# Inselflucht's env keys (what the RLlib trainer takes too); the PPO trainer adds a game.
+ENV_SECTION: dict[str, Key] = {
+    "players": Key((int,), 2, "players 1-4 (1 = solo with two figures)", choice(1, 2, 3, 4)),
+    "taucher": Key((bool,), False, "variant Taucher: swimming costs 1 action (R7.1)"),
+    "short_game": Key((bool,), False, "variant Kurzes Spiel (R7.2)"),
+    "meter": Key((str, list), "normal", "meter preset or list of levels (R7.3)", meter),
+    "reward": Key((str,), "shaped", "reward scheme used for learning", choice(*REWARD_SCHEMES)),
+}
+GAMES = ("inselflucht", "forbidden_island")
+OTHER_GAME_KEYS = {  # the env keys of one game that the other does not take
+    "inselflucht": ("difficulty", "roles"),
+    "forbidden_island": ("taucher", "short_game", "meter"),
+}
+role_list = _rule(
+    f"null or a list of distinct role names from {list(ROLE_NAMES)}",
+    lambda v: (
+        v is None
+        or (
+            isinstance(v, list)
+            and all(isinstance(r, str) and r in ROLE_NAMES for r in v)
+            and len(set(v)) == len(v)
+        )
+    ),
+)
+
 SCHEMA: dict[str, dict[str, Key]] = {
     "env": {
-        "players": Key((int,), 2, "players 1-4 (1 = solo with two figures)", choice(1, 2, 3, 4)),
-        "taucher": Key((bool,), False, "variant Taucher: swimming costs 1 action (R7.1)"),
-        "short_game": Key((bool,), False, "variant Kurzes Spiel (R7.2)"),
-        "meter": Key((str, list), "normal", "meter preset or list of levels (R7.3)", meter),
-        "reward": Key((str,), "shaped", "reward scheme used for learning", choice(*REWARD_SCHEMES)),
+        "game": Key(
+            (str,), "inselflucht", "the game: inselflucht or forbidden_island", choice(*GAMES)
+        ),
+        **ENV_SECTION,
+        "difficulty": Key(
+            (str,),
+            "novice",
+            "forbidden_island: the water level's start (FR2.3)",
+            choice(*DIFFICULTIES),
+        ),
+        "roles": Key(
+            (list, type(None)),
+            None,
+            "forbidden_island: one role per seat, or null for random roles",
+            role_list,
+        ),
     },
     "curriculum": {
         "stages": Key(
@@ -518,6 +556,38 @@ class Schema:
         return self.validate(self.apply_overrides(raw, overrides), with_overrides(path, overrides))
 
 
+def _game_fits(conf: Config) -> str | None:
+    """The env section's keys belong to its game; Forbidden Island trains a plain MLP on
+    Gymnasium envs (no compiled core, advice, curriculum or cloning for it yet)."""
+    env = conf["env"]
+    game = env["game"]
+    defaults = {k: key.default for k, key in SCHEMA["env"].items()}
+    foreign = [k for k in OTHER_GAME_KEYS[game] if env[k] != defaults[k]]
+    if foreign:
+        return f"env.game={game} takes none of {['env.' + k for k in foreign]}"
+    if game == "inselflucht":
+        return None
+    try:
+        FIGameConfig.make(env["players"], env["difficulty"], env["roles"])
+    except ValueError as err:
+        return f"env: {err}"
+    needs = {
+        "training.vec_env": (conf["training"]["vec_env"], ("dummy", "subproc")),
+        "policy.features": (conf["policy"]["features"], ("mlp",)),
+        "policy.advice": (conf["policy"]["advice"], ("none",)),
+        "curriculum.stages": (conf["curriculum"]["stages"], ([],)),
+        "pretrain.games": (conf["pretrain"]["games"], (0,)),
+    }
+    for name, (value, allowed) in needs.items():
+        if value not in allowed:
+            return f"env.game=forbidden_island needs {name} in {list(allowed)}, not {value!r}"
+    return None
+
+
+def _cross_check(conf: Config) -> str | None:
+    return _game_fits(conf) or _rollout_fits(conf)
+
+
 def _rollout_fits(conf: Config) -> str | None:
     """PPO's minibatch must fit in one rollout of all environments."""
     batch, n_steps, n_envs = (
@@ -537,7 +607,7 @@ _SCHEMA = Schema(
     SCHEMA,
     file_example="training: {n_envs: 8}",
     set_example="total_timesteps=200000 or ppo.learning_rate=1e-4",
-    cross_check=_rollout_fits,
+    cross_check=_cross_check,
 )
 defaults = _SCHEMA.defaults
 validate = _SCHEMA.validate

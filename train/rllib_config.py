@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 SCHEMA: dict[str, dict[str, Key]] = {
-    "env": dict(base.SCHEMA["env"]),
+    "env": dict(base.ENV_SECTION),
     "policy": {k: v for k, v in base.SCHEMA["policy"].items() if k != "advice"},
     "ppo": {
         "lr": Key((float, int), 3e-4, "Adam step size", positive_finite),

@@ -38,12 +38,13 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMoni
 import inselflucht_env  # noqa: F401  (registers Inselflucht-v0)
 from inselflucht_env.cli.args import run
 from inselflucht_env.compiled.sb3 import CompiledVecEnv
-from inselflucht_env.envs.advice import AdviceWrapper, observation_size
+from inselflucht_env.envs.advice import AdviceWrapper
 from inselflucht_env.games.inselflucht.rules.config import GameConfig
 from inselflucht_env.games.inselflucht.rules.engine import OUTCOMES
 from inselflucht_env.learned.checkpoint import (
     WEIGHTS_FILE,
     CheckpointError,
+    env_signature,
     load_optimizer,
     read_metadata,
     save_checkpoint,
@@ -53,7 +54,20 @@ from train import config as cfg
 from train.pretrain import behaviour_clone, collect, dagger_round
 from train.seeds import DAGGER_SEEDS, EVAL_SEEDS, TRAIN_SEEDS
 
-ENV_ID = "inselflucht_env:Inselflucht-v0"  # the module path also works in subprocesses
+# The module path also works in subprocesses.
+ENV_IDS = {
+    "inselflucht": "inselflucht_env:Inselflucht-v0",
+    "forbidden_island": "inselflucht_env:ForbiddenIsland-v0",
+}
+ENV_KEYS = {  # the env section's keys each game's env takes
+    "inselflucht": ("players", "taucher", "short_game", "meter", "reward"),
+    "forbidden_island": ("players", "difficulty", "roles", "reward"),
+}
+
+
+def env_kwargs(env_section: dict) -> dict:
+    """The keyword arguments of the env section's game's env."""
+    return {k: env_section[k] for k in ENV_KEYS[env_section["game"]]}
 
 
 class OutcomeLogger(BaseCallback):
@@ -152,10 +166,13 @@ class Curriculum(BaseCallback):
         self.logger.record("game/meter_cards", len(self.current.meter))
 
 
-def network_spec(policy: dict) -> NetworkSpec:
-    """The network a config's ``policy`` section describes (PPO's value: its return)."""
+def network_spec(policy: dict, game: str = "inselflucht") -> NetworkSpec:
+    """The network a config's ``policy`` section describes for ``game`` (PPO's value: its
+    return)."""
+    signature = env_signature(policy["advice"], game)
     return NetworkSpec(
-        observation_size=observation_size(policy["advice"]),
+        observation_size=signature["observation_size"],
+        n_actions=signature["n_actions"],
         features=policy["features"],
         cnn_channels=policy["cnn_channels"],
         features_dim=policy["features_dim"],
@@ -190,11 +207,17 @@ class SafeCheckpoint(BaseCallback):
     """
 
     def __init__(
-        self, folder: Path, spec: NetworkSpec, metadata: dict, advice: str, every: int = 0
+        self,
+        folder: Path,
+        spec: NetworkSpec,
+        metadata: dict,
+        advice: str,
+        every: int = 0,
+        game: str = "inselflucht",
     ):
         super().__init__()
         self.folder, self.spec, self.metadata, self.advice = folder, spec, metadata, advice
-        self.every = every
+        self.every, self.game = every, game
         self.saved_at = -1
 
     def save(self, folder: Path) -> None:
@@ -205,6 +228,7 @@ class SafeCheckpoint(BaseCallback):
             {**self.metadata, "timesteps": int(self.model.num_timesteps)},
             self.advice,
             optimizer=self.model.policy.optimizer,
+            game=self.game,
         )
 
     def _on_step(self) -> bool:
@@ -242,10 +266,10 @@ def main(argv: list[str] | None = None) -> Path:
 def train(args: argparse.Namespace) -> Path:
     # 1. Configuration: fully validated before anything is built.
     conf = cfg.load(args.config, args.overrides)
-    env_kw, tr, ppo, pol, ev, out = (
-        conf[k] for k in ("env", "training", "ppo", "policy", "eval", "output")
-    )
-    spec = network_spec(pol)
+    tr, ppo, pol, ev, out = (conf[k] for k in ("training", "ppo", "policy", "eval", "output"))
+    game = conf["env"]["game"]
+    env_kw = env_kwargs(conf["env"])
+    spec = network_spec(pol, game)
     if tr["vec_env"] == "compiled" and pol["advice"] != "none":
         raise cfg.ConfigError(
             "training.vec_env=compiled plays the plain observation: policy.advice must be "
@@ -276,7 +300,7 @@ def train(args: argparse.Namespace) -> Path:
         venv = VecMonitor(CompiledVecEnv(tr["n_envs"], seed=TRAIN_SEEDS + tr["seed"], **env_kw))
     else:
         venv = make_vec_env(
-            ENV_ID,
+            ENV_IDS[game],
             n_envs=tr["n_envs"],
             seed=TRAIN_SEEDS + tr["seed"],
             vec_env_cls=SubprocVecEnv if tr["vec_env"] == "subproc" else DummyVecEnv,
@@ -290,7 +314,7 @@ def train(args: argparse.Namespace) -> Path:
         )
     else:
         eval_env = make_vec_env(
-            ENV_ID,
+            ENV_IDS[game],
             n_envs=1,
             seed=EVAL_SEEDS + tr["seed"],
             env_kwargs=dict(env_kw, reward="win"),
@@ -379,7 +403,9 @@ def train(args: argparse.Namespace) -> Path:
     saved = {"config": conf, "machine": _machine(), "resumed_from": args.resume}
     callbacks = [
         OutcomeLogger(),
-        SafeCheckpoint(run_dir / "checkpoints", spec, saved, advice, every=out["checkpoint_freq"]),
+        SafeCheckpoint(
+            run_dir / "checkpoints", spec, saved, advice, every=out["checkpoint_freq"], game=game
+        ),
     ]
     if conf["curriculum"]["stages"]:
         callbacks.append(Curriculum(conf["curriculum"]["stages"], env_kw))
@@ -389,7 +415,9 @@ def train(args: argparse.Namespace) -> Path:
                 eval_env,
                 n_eval_episodes=ev["episodes"],
                 eval_freq=per_env(ev["freq"]),
-                callback_on_new_best=SafeCheckpoint(run_dir / "best", spec, saved, advice),
+                callback_on_new_best=SafeCheckpoint(
+                    run_dir / "best", spec, saved, advice, game=game
+                ),
                 log_path=str(run_dir / "eval"),
                 deterministic=True,
                 verbose=0,
@@ -429,6 +457,7 @@ def train(args: argparse.Namespace) -> Path:
         },
         advice,
         optimizer=model.policy.optimizer,
+        game=game,
     )
     print(
         f"trained {model.num_timesteps} steps in {wall:.0f} s "

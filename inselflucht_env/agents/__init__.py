@@ -91,14 +91,21 @@ def _rule_based(spec: str, engine: str, kwargs: dict[str, Any]) -> Agent:
 
 
 def _other_game(spec: str, game: str, kwargs: dict[str, Any]) -> Agent:
-    """The heuristic, novice or search of another game (``game.py``'s registry); these have
-    one engine, the reference, and learned agents are Inselflucht's only."""
+    """The heuristic, novice, search or a checkpoint of another game (``game.py``'s
+    registry); the rule-based ones have one engine, the reference."""
     get_game(game)  # an unknown game: the registry's one-line error
     if spec not in AGENT_NAMES:
-        raise InputError(
-            f"agent spec {spec!r}: {game} has the agents {', '.join(AGENT_NAMES)} "
-            "(learned agents are Inselflucht's only)"
-        )
+        kind, sep, argument = spec.partition(":")
+        if not (sep and kind.isidentifier()):
+            kind, argument = CHECKPOINT_KIND, spec
+        if kind != CHECKPOINT_KIND:
+            raise InputError(
+                f"agent spec {spec!r}: {game} has the agents {', '.join(AGENT_NAMES)} and "
+                f"{CHECKPOINT_KIND}:<folder> (the network-guided searches are Inselflucht's)"
+            )
+        if kind not in _KINDS:
+            _load_plugins()
+        return _KINDS[kind](argument, game=game, **kwargs)
     engine = kwargs.pop("engine", "reference")
     if check_engine(engine) != "reference":
         raise InputError(f"{game} has no compiled core: use engine='reference'")

@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from inselflucht_env.games.inselflucht.rules.engine import State
-from inselflucht_env.learned.checkpoint import read_metadata
+from inselflucht_env.learned.checkpoint import CheckpointError, read_metadata
 from inselflucht_env.learned.policy import Policy, load_policy
 from inselflucht_env.learned.shipped import resolve
 
 
 class CheckpointAgent:
-    """The argmax of a network's masked policy, no search (``--agent checkpoints/NAME``).
+    """The argmax of a network's masked policy, no search (``--agent checkpoints/NAME``);
+    ``game`` is the game it is asked to play, which must be the checkpoint's.
 
     The checkpoint is resolved and its metadata checked when the agent is built, so a bad
     path fails at once; the tensors load lazily on the first decision, which keeps building
@@ -19,9 +20,18 @@ class CheckpointAgent:
     harness runs one process per core). ``deterministic=False`` samples from the policy.
     """
 
-    def __init__(self, path: str, deterministic: bool = True, threads: int | None = 1):
+    def __init__(
+        self,
+        path: str,
+        deterministic: bool = True,
+        threads: int | None = 1,
+        game: str = "inselflucht",
+    ):
         self.path = str(resolve(path))
-        read_metadata(self.path)  # a missing, foreign or stale checkpoint fails here
+        _, meta = read_metadata(self.path)  # a missing, foreign or stale checkpoint fails here
+        trained = meta["signature"].get("game", "inselflucht")
+        if trained != game:
+            raise CheckpointError(f"checkpoint {self.path!r} plays {trained}, not {game}")
         self.threads = threads
         self.name = f"checkpoint:{path}"
         self.deterministic = deterministic

@@ -28,6 +28,8 @@ from torch import nn
 from inselflucht_env import __version__
 from inselflucht_env.envs.advice import observation_size
 from inselflucht_env.errors import InputError
+from inselflucht_env.games.forbidden_island import observation as fi_observation
+from inselflucht_env.games.forbidden_island.rules import actions as fi_actions
 from inselflucht_env.games.inselflucht.observation import describe_observation
 from inselflucht_env.games.inselflucht.rules.actions import ACTION_NAMES, N_ACTIONS
 from inselflucht_env.learned.network import NetworkSpec, build_policy, parameter_shapes
@@ -52,21 +54,37 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def env_signature(advice: str = "none") -> dict[str, Any]:
+GAMES = ("inselflucht", "forbidden_island")
+
+
+def env_signature(advice: str = "none", game: str = "inselflucht") -> dict[str, Any]:
     """What a policy depends on: observation layout and size, the advice appended to the
-    observation (``inselflucht_env.envs.advice``), action names and count."""
+    observation (``inselflucht_env.envs.advice``), action names and count; for a game other
+    than Inselflucht also its name (Inselflucht's checkpoints predate the key)."""
+    if game == "inselflucht":
+        return {
+            "observation_size": observation_size(advice),
+            "advice": advice,
+            "observation_layout": _layout_digest(describe_observation()),
+            "n_actions": N_ACTIONS,
+            "action_names": _digest(list(ACTION_NAMES)),
+        }
+    if game != "forbidden_island":
+        raise ValueError(f"game {game!r}: expected one of {list(GAMES)}")
+    if advice != "none":
+        raise ValueError(f"advice {advice!r}: forbidden_island has none")
     return {
-        "observation_size": observation_size(advice),
+        "game": game,
+        "observation_size": fi_observation.OBSERVATION_SIZE,
         "advice": advice,
-        "observation_layout": _digest(
-            [
-                [e["name"], e["start"], e["stop"]]  # not the prose
-                for e in describe_observation()
-            ]
-        ),
-        "n_actions": N_ACTIONS,
-        "action_names": _digest(list(ACTION_NAMES)),
+        "observation_layout": _layout_digest(fi_observation.describe_observation()),
+        "n_actions": fi_actions.N_ACTIONS,
+        "action_names": _digest(list(fi_actions.ACTION_NAMES)),
     }
+
+
+def _layout_digest(table: list[dict[str, object]]) -> str:
+    return _digest([[e["name"], e["start"], e["stop"]] for e in table])  # not the prose
 
 
 def save_checkpoint(
@@ -76,17 +94,23 @@ def save_checkpoint(
     metadata: dict[str, Any],
     advice: str = "none",
     optimizer: torch.optim.Optimizer | None = None,
+    game: str = "inselflucht",
 ) -> Path:
     """Write ``network`` (built by ``network.build_policy(spec)``) as a checkpoint folder.
 
     ``metadata`` is any JSON-able record (config, results); the format, network spec,
     signature and package version are added. With ``optimizer`` its state is saved too, so
-    that training can resume (``load_optimizer``).
+    that training can resume (``load_optimizer``). ``game``: what the network plays.
     """
-    if spec.observation_size != observation_size(advice):
+    signature = env_signature(advice, game)
+    if (spec.observation_size, spec.n_actions) != (
+        signature["observation_size"],
+        signature["n_actions"],
+    ):
         raise ValueError(
-            f"network reads {spec.observation_size} inputs, advice {advice!r} "
-            f"builds {observation_size(advice)}"
+            f"network reads {spec.observation_size} inputs for {spec.n_actions} actions, "
+            f"{game} with advice {advice!r} has {signature['observation_size']} and "
+            f"{signature['n_actions']}"
         )
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -104,7 +128,7 @@ def save_checkpoint(
         "format_version": FORMAT_VERSION,
         "package_version": __version__,
         "network": spec.to_json(),
-        "signature": env_signature(advice),
+        "signature": signature,
     }
     _write_metadata(folder, meta)
     return folder
@@ -181,7 +205,9 @@ def read_metadata(path: str | Path) -> tuple[Path, dict[str, Any]]:
     if not isinstance(signature, dict):
         raise CheckpointError(f"{meta_file} has no environment 'signature'")
     try:
-        current = env_signature(signature.get("advice", "none"))
+        current = env_signature(
+            signature.get("advice", "none"), signature.get("game", "inselflucht")
+        )
     except ValueError as err:
         raise CheckpointError(f"{meta_file}: {err}") from None
     for key, value in current.items():
@@ -199,6 +225,11 @@ def read_metadata(path: str | Path) -> tuple[Path, dict[str, Any]]:
         raise CheckpointError(
             f"{meta_file}: the network reads {spec.observation_size} inputs, "
             f"the signature says {current['observation_size']}"
+        )
+    if spec.n_actions != current["n_actions"]:
+        raise CheckpointError(
+            f"{meta_file}: the network has {spec.n_actions} actions, "
+            f"the signature says {current['n_actions']}"
         )
     return folder, meta
 

@@ -134,8 +134,9 @@ class NetworkSpec:
     features_dim: int = 256
     net_arch: tuple[int, ...] = (256, 256)
     value: str = "return"
-    cnn_layers: int = 2  # these last two: older checkpoints' metadata has no such keys
+    cnn_layers: int = 2  # these last three: older checkpoints' metadata has no such keys
     way_planes: bool = False
+    n_actions: int = N_ACTIONS  # the game's action count (Forbidden Island: 77)
 
     def __post_init__(self) -> None:
         if self.features not in FEATURES:
@@ -148,6 +149,7 @@ class NetworkSpec:
             raise ValueError("network way_planes need a convolutional extractor, not features mlp")
         sizes = (
             self.observation_size,
+            self.n_actions,
             self.cnn_channels,
             self.cnn_layers,
             self.features_dim,
@@ -231,7 +233,7 @@ def build_policy(
     """A freshly initialised network for ``spec`` (in evaluation mode, on the CPU)."""
     policy = policy_class(
         observation_space(spec.observation_size),
-        gym.spaces.Discrete(N_ACTIONS),
+        gym.spaces.Discrete(spec.n_actions),
         _constant_schedule,
         **policy_kwargs(spec),
     )

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from inselflucht_env.envs.advice import Advisor, observation_size
+from inselflucht_env.envs.advice import Advisor
 from inselflucht_env.games.inselflucht.rules.engine import State
 from inselflucht_env.learned.checkpoint import load_network, read_metadata
 from inselflucht_env.learned.network import NetworkSpec, policy_value
@@ -30,12 +30,20 @@ class Policy:
         self.spec = spec
         self.metadata = metadata
         self.path = path
-        self.advisor = Advisor(metadata["signature"].get("advice", "none"))  # checked on load
-        self.observation_size = observation_size(self.advisor.name)
+        signature = metadata["signature"]  # checked on load
+        self.game: str = signature.get("game", "inselflucht")
+        self.advisor = Advisor(signature.get("advice", "none"))
+        self.observation_size = int(signature["observation_size"])
+        if self.game == "forbidden_island":
+            from inselflucht_env.games.forbidden_island.observation import encode_observation
 
-    def observe(self, state: State) -> np.ndarray:
-        """The observation this policy reads for ``state.decider``."""
-        return self.advisor.observe(state)
+            self._encode: Any = encode_observation
+        else:
+            self._encode = self.advisor.observe
+
+    def observe(self, state: Any) -> np.ndarray:
+        """The observation this policy reads for ``state.decider`` (a state of its game)."""
+        return self._encode(state)
 
     def act(
         self, state: State, deterministic: bool = True, rng: np.random.Generator | None = None

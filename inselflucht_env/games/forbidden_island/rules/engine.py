@@ -421,6 +421,13 @@ class State:
             self._legal = sorted(self._compute_legal())
         return list(self._legal)
 
+    def legal_mask(self) -> list[bool]:
+        """Per action index: is it legal (the list form of ``legal_actions``)."""
+        mask = [False] * A.N_ACTIONS
+        for a in self.legal_actions():
+            mask[a] = True
+        return mask
+
     def _specials(self, player: int) -> list[int]:
         """Helicopter Lift, Sandbags and the escape ``player`` may play now (FR6, FR9.1)."""
         out: list[int] = []
