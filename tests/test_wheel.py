@@ -106,3 +106,14 @@ def test_console_scripts_enjoy_a_shipped_policy_by_name_and_name_a_bad_one(insta
     assert done.returncode == 2 and done.stderr.startswith("error: no checkpoint")
     assert "ppo_2p_normal" in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert (bin_dir / "inselflucht-play").is_file()
+
+
+def test_the_wheel_holds_every_subpackage(installed):
+    """Every package folder of the source tree is in the wheel (a folder missing from
+    ``pyproject.toml``'s ``packages`` list would silently be left out)."""
+    names = set(zipfile.ZipFile(installed[2]).namelist())
+    source = sorted(
+        str(p.relative_to(ROOT)) for p in (ROOT / "inselflucht_env").rglob("__init__.py")
+    )
+    missing = [p for p in source if p not in names]
+    assert not missing, f"pyproject.toml's packages leave out {missing}"

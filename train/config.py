@@ -571,7 +571,7 @@ def _game_fits(conf: Config) -> str | None:
         FIGameConfig.make(env["players"], env["difficulty"], env["roles"])
     except ValueError as err:
         return f"env: {err}"
-    needs = {
+    needs: dict[str, tuple[Any, tuple[Any, ...]]] = {
         "training.vec_env": (conf["training"]["vec_env"], ("dummy", "subproc")),
         "policy.features": (conf["policy"]["features"], ("mlp",)),
         "policy.advice": (conf["policy"]["advice"], ("none",)),

@@ -142,7 +142,10 @@ def main(argv: list[str] | None = None) -> None:
 
 def _main(args: argparse.Namespace, argv: list[str] | None) -> None:
     started = time.perf_counter()
-    plan = [("heuristic", args.games, {}), ("novice", args.games, {})]
+    plan: list[tuple[str, int, dict[str, Any]]] = [
+        ("heuristic", args.games, {}),
+        ("novice", args.games, {}),
+    ]
     if args.search_games:
         plan.append(("search", args.search_games, {"simulations": args.simulations}))
     agents: dict[str, dict[str, Any]] = {}

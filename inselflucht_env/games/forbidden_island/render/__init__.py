@@ -1,0 +1,1 @@
+"""Pictures of a Forbidden Island state: text (``text``) and RGB images (``image``)."""
