@@ -17,16 +17,9 @@ def test_index_and_readme_tables_are_generated_from_the_files():
 def test_every_row_names_existing_files_and_a_command_per_file():
     index = json.loads(L.INDEX.read_text())
     roles = {(e["setting"], e["role"]) for e in index["rows"]}
-    for setting in L.SETTINGS:
-        for role in (
-            "random",
-            "novice",
-            "heuristic",
-            "search",
-            "best raw network",
-            "best guided search",
-        ):
-            assert (setting, role) in roles, f"{setting}: no {role} row"
+    for name, setting in L.SETTINGS.items():
+        for role in setting.roles:
+            assert (name, role) in roles, f"{name}: no {role} row"
     for e in index["rows"]:
         assert len(e["files"]) == len(e["commands"]) >= 1
         for f in e["files"]:

@@ -39,10 +39,34 @@ class Row:
     files: tuple[str, ...]
 
 
-SETTINGS = {  # name -> (players, meter)
-    "2 players, normal": (2, "normal"),
-    "2 players, schwer": (2, "schwer"),
-    "4 players, normal": (4, "normal"),
+@dataclass(frozen=True)
+class Setting:
+    """A table: the game, the player count, the game's own settings as the evaluation
+    summary records them, and the roles its rows fill."""
+
+    game: str
+    players: int
+    variant: tuple[tuple[str, Any], ...]
+    roles: tuple[str, ...] = (
+        "random",
+        "novice",
+        "heuristic",
+        "search",
+        "best raw network",
+        "best guided search",
+    )
+
+
+SETTINGS = {
+    "2 players, normal": Setting("inselflucht", 2, (("meter", "normal"),)),
+    "2 players, schwer": Setting("inselflucht", 2, (("meter", "schwer"),)),
+    "4 players, normal": Setting("inselflucht", 4, (("meter", "normal"),)),
+    "Forbidden Island, 2 players, novice": Setting(
+        "forbidden_island",
+        2,
+        (("difficulty", "novice"), ("roles", None)),
+        ("random", "novice", "heuristic", "search", "best raw network"),
+    ),
 }
 ROWS = (
     Row("2 players, normal", "random", ("random_2p_normal.json",)),
@@ -97,11 +121,18 @@ def _flags(agent_kwargs: dict[str, Any]) -> list[str]:
 
 def command_of(summary: dict[str, Any]) -> str:
     """The command that wrote an evaluation file (its agent, setting, seeds and flags)."""
+    game = summary.get("game", "inselflucht")
+    if game == "inselflucht":
+        setting = [f"--meter {summary['meter']}"]
+    else:
+        roles = summary.get("roles")
+        setting = [f"--game {game}", f"--difficulty {summary['difficulty']}"]
+        setting += [f"--roles {','.join(roles)}"] if roles else []
     parts = [
         "python -m train.evaluate",
         f"--agent {summary['agent']}",
         f"--players {summary['players']}",
-        f"--meter {summary['meter']}",
+        *setting,
         f"--seed {summary['seed']}",
         f"--episodes {summary['episodes']}",
         "--workers 1",
@@ -111,12 +142,18 @@ def command_of(summary: dict[str, Any]) -> str:
 
 def row_entry(row: Row) -> dict[str, Any]:
     """A row of the index: its files' figures summed, and one command per file."""
-    players, meter = SETTINGS[row.setting]
+    setting = SETTINGS[row.setting]
     summaries = [json.loads((FILES / f).read_text()) for f in row.files]
     agents = {s["agent"] for s in summaries}
     for name, s in zip(row.files, summaries):
-        if (s["players"], s["meter"]) != (players, meter):
-            raise ValueError(f"{name} is {s['players']}p {s['meter']}, not {row.setting}")
+        found = (
+            s.get("game", "inselflucht"),
+            s["players"],
+            *(s.get(k) for k, _ in setting.variant),
+        )
+        wanted = (setting.game, setting.players, *(v for _, v in setting.variant))
+        if found != wanted:
+            raise ValueError(f"{name} is {found}, not {row.setting}")
         if s.get("taucher") or s.get("short_game"):
             raise ValueError(f"{name} is a variant game, not {row.setting}")
     if len(agents) != 1:
@@ -135,8 +172,9 @@ def row_entry(row: Row) -> dict[str, Any]:
         "role": row.role,
         "agent": agents.pop(),
         "agent_kwargs": summaries[0].get("agent_kwargs", {}),
-        "players": players,
-        "meter": meter,
+        **({} if setting.game == "inselflucht" else {"game": setting.game}),
+        "players": setting.players,
+        **dict(setting.variant),
         "seeds": [seeds[0][0], seeds[-1][1]],
         "wins": wins,
         "episodes": episodes,
