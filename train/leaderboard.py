@@ -65,7 +65,7 @@ SETTINGS = {
         "forbidden_island",
         2,
         (("difficulty", "novice"), ("roles", None)),
-        ("random", "novice", "heuristic", "search", "best raw network"),
+        ("random",),
     ),
 }
 ROWS = (
@@ -106,6 +106,7 @@ ROWS = (
         "best guided search",
         ("netflat_exit4pvalue_4p_rd40_0_299.json",),
     ),
+    Row("Forbidden Island, 2 players, novice", "random", ("fi_random_2p_novice.json",)),
 )
 
 
