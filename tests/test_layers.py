@@ -40,11 +40,10 @@ LAYERS = [  # (name, module prefixes); a module may import its own layer and the
     ),
     (
         "game knowledge",
-        {f"games.{g}.{m}" for g in ("inselflucht", "forbidden_island") for m in GAME_KNOWLEDGE}
-        | {"games.forbidden_island.search"},
+        {f"games.{g}.{m}" for g in ("inselflucht", "forbidden_island") for m in GAME_KNOWLEDGE},
     ),
     ("compiled core", {"compiled"}),
-    ("agents", {"agents"}),
+    ("agents", {"agents", "games.forbidden_island.search"}),  # the latter: agents.search's loop
     (
         "envs",
         {

@@ -117,7 +117,7 @@ class SearchAgent:
 
         def world(w: int) -> tuple[State, int]:
             while len(worlds) <= w:
-                worlds.append((determinize(state, rng), int(rng.integers(1 << 62))))
+                worlds.append((self._determinize(state, rng), int(rng.integers(1 << 62))))
             return worlds[w]
 
         def play(i: int, upto: int) -> bool:
@@ -170,6 +170,12 @@ class SearchAgent:
         if best:
             self.stats["deviated"] += 1
         return cands[best]
+
+    @staticmethod
+    def _determinize(state: State, rng: np.random.Generator) -> State:
+        """One world: the hidden cards resampled from public facts (the game's own
+        ``determinize``; a subclass for another game passes its own)."""
+        return determinize(state, rng)
 
     @staticmethod
     def _advantage(base: list[float], other: list[float]) -> tuple[float, float]:
