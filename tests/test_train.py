@@ -222,14 +222,14 @@ def test_curriculum_reaches_the_environments_under_their_wrappers():
         )
 
 
-def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path, capsys):
+def test_resume_trains_on_up_to_the_configs_total(smoke_run, tmp_path, capsys):
     from train.train import main
 
     saved = sorted((smoke_run.parent / "checkpoints").glob("step_*"))[-1]
     before = json.loads((saved / "metadata.json").read_text())["timesteps"]
     final = main(
         training_args(
-            "total_timesteps=512",
+            f"total_timesteps={before + 512}",
             *TINY_PPO,
             "eval.freq=0",
             f"run_dir={tmp_path}",
@@ -239,7 +239,12 @@ def test_resume_continues_from_a_checkpoint(smoke_run, tmp_path, capsys):
         )
     )
     meta = json.loads((final / "metadata.json").read_text())
-    assert meta["timesteps"] >= before + 512 and meta["resumed_from"] == str(saved)
+    # One rollout is 2 envs x 256 steps: the 512 steps left are one rollout, not 512 more.
+    assert meta["timesteps"] == before + 512 and meta["resumed_from"] == str(saved)
+    with pytest.raises(SystemExit) as exit_info:
+        main(training_args(f"total_timesteps={before}", f"run_dir={tmp_path}", resume=saved))
+    assert exit_info.value.code == 2
+    assert "already trained" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(training_args("advice=none", f"run_dir={tmp_path}", resume=saved))
     assert exit_info.value.code == 2

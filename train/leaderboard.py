@@ -65,7 +65,7 @@ SETTINGS = {
         "forbidden_island",
         2,
         (("difficulty", "novice"), ("roles", None)),
-        ("random",),
+        ("random", "novice", "heuristic", "search"),
     ),
 }
 ROWS = (
@@ -107,6 +107,9 @@ ROWS = (
         ("netflat_exit4pvalue_4p_rd40_0_299.json",),
     ),
     Row("Forbidden Island, 2 players, novice", "random", ("fi_random_2p_novice.json",)),
+    Row("Forbidden Island, 2 players, novice", "novice", ("fi_novice_2p_novice.json",)),
+    Row("Forbidden Island, 2 players, novice", "heuristic", ("fi_heuristic_2p_novice.json",)),
+    Row("Forbidden Island, 2 players, novice", "search", ("fi_search_2p_novice_0_199.json",)),
 )
 
 

@@ -276,6 +276,12 @@ def train(args: argparse.Namespace) -> Path:
             f"none, not {pol['advice']!r}"
         )
     earlier = _check_resumable(args.resume, spec) if args.resume else {}
+    if earlier.get("timesteps", 0) >= tr["total_timesteps"]:
+        raise cfg.ConfigError(
+            f"--resume {args.resume!r} has already trained {earlier['timesteps']} steps, "
+            f"not fewer than total_timesteps={tr['total_timesteps']}; raise total_timesteps "
+            "with --set to train on"
+        )
 
     torch.set_num_threads(tr["torch_threads"])
 
@@ -424,10 +430,12 @@ def train(args: argparse.Namespace) -> Path:
             )
         )
 
-    # 6. Learn.
+    # 6. Learn. SB3 counts ``total_timesteps`` on top of a resumed count, so a resumed run
+    #    asks only for the steps left to the config's total.
+    to_go = tr["total_timesteps"] - model.num_timesteps
     started = time.perf_counter()
     model.learn(
-        tr["total_timesteps"],
+        to_go,
         callback=CallbackList(callbacks),
         progress_bar=not args.no_progress,
         reset_num_timesteps=not args.resume,
@@ -450,7 +458,7 @@ def train(args: argparse.Namespace) -> Path:
                 wall_before + wall + (cloned["seconds"] if cloned and not earlier else 0.0), 1
             ),
             "ppo_wall_seconds": round(wall, 1),
-            "train_fps": round(tr["total_timesteps"] / wall, 1),
+            "train_fps": round(to_go / wall, 1),
             "machine": _machine(),
             "resumed_from": args.resume,
             "behaviour_cloning": cloned,
@@ -461,7 +469,7 @@ def train(args: argparse.Namespace) -> Path:
     )
     print(
         f"trained {model.num_timesteps} steps in {wall:.0f} s "
-        f"({tr['total_timesteps'] / wall:.0f} steps/s); policy saved to {final}"
+        f"({to_go / wall:.0f} steps/s); policy saved to {final}"
     )
     venv.close()
     eval_env.close()

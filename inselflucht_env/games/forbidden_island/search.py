@@ -48,11 +48,11 @@ class SearchAgent(_Halving):
 
     def __init__(
         self,
-        simulations: int = 64,
+        simulations: int = 48,
         seconds: float = math.inf,
         probe: int = 8,
-        max_candidates: int = 5,
-        z_threshold: float = 2.0,
+        max_candidates: int = 4,
+        z_threshold: float = 1.5,
     ):
         if not seconds > 0:
             raise ValueError(f"seconds={seconds!r} must be positive")
@@ -74,7 +74,7 @@ class SearchAgent(_Halving):
         cands = self._candidates(state, legal, base)
         if len(cands) == 1:
             return base
-        return int(self._search(state, cands, base, rng))
+        return int(self._search(state, cands, base, rng))  # type: ignore[arg-type]
 
     def _candidates(self, state: State, legal: list[int], base: int) -> list[int]:  # type: ignore[override]
         others = sorted((a for a in legal if a != base), key=_priority)
