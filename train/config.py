@@ -558,7 +558,8 @@ class Schema:
 
 def _game_fits(conf: Config) -> str | None:
     """The env section's keys belong to its game; Forbidden Island trains a plain MLP on
-    Gymnasium envs (no compiled core, advice, curriculum or cloning for it yet)."""
+    Gymnasium envs (no compiled core, advice or curriculum for it yet; cloning a teacher
+    and DAgger work as for Inselflucht)."""
     env = conf["env"]
     game = env["game"]
     defaults = {k: key.default for k, key in SCHEMA["env"].items()}
@@ -576,7 +577,6 @@ def _game_fits(conf: Config) -> str | None:
         "policy.features": (conf["policy"]["features"], ("mlp",)),
         "policy.advice": (conf["policy"]["advice"], ("none",)),
         "curriculum.stages": (conf["curriculum"]["stages"], ([],)),
-        "pretrain.games": (conf["pretrain"]["games"], (0,)),
     }
     for name, (value, allowed) in needs.items():
         if value not in allowed:

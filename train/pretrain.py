@@ -27,33 +27,43 @@ import torch
 
 from inselflucht_env.agents import make_agent
 from inselflucht_env.envs.advice import AdviceWrapper
+from inselflucht_env.envs.forbidden_island import ForbiddenIslandEnv
 from inselflucht_env.envs.inselflucht import InselfluchtEnv
 from inselflucht_env.learned.checkpoint import save_checkpoint
 from inselflucht_env.learned.network import NetworkSpec
 from inselflucht_env.learned.policy import load_policy
 from train.seeds import TEACHER_SEEDS
 
+ENVS = {"inselflucht": InselfluchtEnv, "forbidden_island": ForbiddenIslandEnv}
+
+
+def _game(env_kwargs: dict) -> str:
+    """The game an env section names (``game``; Inselflucht when absent)."""
+    return env_kwargs.get("game", "inselflucht")
+
 
 def make_env(env_kwargs: dict, advice: str = "none"):
-    """The training environment: ``Inselflucht-v0``, with the advice appended if any."""
-    env = InselfluchtEnv(**env_kwargs)
+    """The training environment of the game ``env_kwargs`` names, with the advice appended
+    if any (Inselflucht only)."""
+    kwargs = {k: v for k, v in env_kwargs.items() if k != "game"}
+    env = ENVS[_game(env_kwargs)](**kwargs)
     return env if advice == "none" else AdviceWrapper(env, advice)
 
 
-def make_teacher(name: str, simulations: int | None = None):
-    """The teacher agent; the search agent without its per-decision clock, so that its labels
-    depend on the seeds only, not on how busy the machine is (``simulations``: its rollout
-    budget, else the agent's default)."""
+def make_teacher(name: str, simulations: int | None = None, game: str = "inselflucht"):
+    """The teacher agent for ``game``; the search agent without its per-decision clock, so
+    that its labels depend on the seeds only, not on how busy the machine is
+    (``simulations``: its rollout budget, else the agent's default)."""
     if name != "search":
-        return make_agent(name)
+        return make_agent(name, game=game)
     budget: dict[str, Any] = {} if simulations is None else {"simulations": simulations}
-    return make_agent(name, seconds=1e9, **budget)
+    return make_agent(name, game=game, seconds=1e9, **budget)
 
 
 def _play(job: tuple[dict, str, str, int, int, float]) -> tuple[np.ndarray, ...]:
     """Teacher games on seeds [start, stop): observations, masks, actions, returns."""
     env_kwargs, advice, teacher, start, stop, gamma = job
-    agent = make_teacher(teacher)
+    agent = make_teacher(teacher, game=_game(env_kwargs))
     env = make_env(env_kwargs, advice)
     obs_l, mask_l, act_l, ret_l = [], [], [], []
     for seed in range(start, stop):
@@ -109,7 +119,7 @@ def _student_games(job: tuple[str, dict, str, str, int, int]) -> tuple[np.ndarra
     student_path, env_kwargs, advice, teacher, start, stop = job
     torch.set_num_threads(1)
     student = load_policy(student_path)
-    agent = make_teacher(teacher)
+    agent = make_teacher(teacher, game=_game(env_kwargs))
     env = make_env(env_kwargs, advice)
     obs_l, mask_l, act_l = [], [], []
     for seed in range(start, stop):
@@ -139,7 +149,9 @@ def dagger_round(
     """States the current student reaches in ``games`` games, with the teacher's labels.
 
     The student travels to the worker processes as a checkpoint folder ``scratch``."""
-    save_checkpoint(network, scratch, spec, {"purpose": "DAgger student"}, advice)
+    save_checkpoint(
+        network, scratch, spec, {"purpose": "DAgger student"}, advice, game=_game(env_kwargs)
+    )
     chunk = max(1, games // (workers * 4))
     jobs = [
         (

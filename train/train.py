@@ -352,7 +352,12 @@ def train(args: argparse.Namespace) -> Path:
     if pre["games"] and not args.resume:
         started = time.perf_counter()
         data = collect(
-            dict(env_kw), advice, pre["teacher"], pre["games"], ppo["gamma"], pre["workers"]
+            dict(env_kw, game=game),
+            advice,
+            pre["teacher"],
+            pre["games"],
+            ppo["gamma"],
+            pre["workers"],
         )
         print(
             f"collected {len(data[2])} {pre['teacher']} decisions from {pre['games']} games "
@@ -366,7 +371,7 @@ def train(args: argparse.Namespace) -> Path:
             extra = dagger_round(
                 model.policy,
                 spec,
-                dict(env_kw),
+                dict(env_kw, game=game),
                 advice,
                 dagger_teacher,
                 pre["dagger_games"],
@@ -402,6 +407,7 @@ def train(args: argparse.Namespace) -> Path:
                 "behaviour_cloning": cloned,
             },
             advice,
+            game=game,
         )
 
     # 5. Callbacks: outcomes to TensorBoard, curriculum, resumable saves, masked evaluation.
