@@ -236,6 +236,29 @@ def test_learning_curves_from_a_ppo_run_alone(tmp_path):
     assert "no expert-iteration run given yet" in md
 
 
+def test_the_legs_of_a_resumed_ppo_run_make_one_curve(tmp_path):
+    """A resumed leg starts at 250 although the first went on to 400: each leg counts up to
+    where the next one starts."""
+    from train.tools.learning_curves import ppo_legs
+
+    first = _fake_ppo_run(tmp_path / "leg1")
+    second = _fake_ppo_run(tmp_path / "leg2")
+    np.savez(
+        second / "eval" / "evaluations.npz",
+        timesteps=np.array([250, 350]),
+        results=np.array([[1, 1, 1, 1], [1, 1, 1, 0.0]]),
+        ep_lengths=np.full((2, 4), 50),
+    )
+    ppo = ppo_legs([first, second], "0.5")
+    assert [(p["x"], p["wins"]) for p in ppo["evaluation"]] == [
+        (100, 0),
+        (200, 1),
+        (250, 4),
+        (350, 3),
+    ]
+    assert ppo["legs"] == [str(first), str(second)] and ppo["heuristic"]["win_rate"] == 0.5
+
+
 def test_learning_curves_read_the_expert_iteration_event_files(tmp_path):
     from train.tools.learning_curves import main
 

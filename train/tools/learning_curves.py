@@ -271,6 +271,26 @@ def ppo_curve(run: Path, heuristic: str | None = None) -> dict[str, Any]:
     return out
 
 
+def ppo_legs(runs: list[Path], heuristic: str | None = None) -> dict[str, Any]:
+    """One curve from the legs of a resumed PPO run (``--resume`` writes a new run folder
+    whose step count goes on): each leg's points up to where the next leg starts; the first
+    leg's settings, the last leg's final policy."""
+    curves = [ppo_curve(run, heuristic if i == 0 else None) for i, run in enumerate(runs)]
+    if len(curves) == 1:
+        return curves[0]
+    out = dict(curves[0], run=str(runs[0]), legs=[str(r) for r in runs])
+    for key in ("evaluation", "training_games"):
+        merged: list[dict] = []
+        for i, curve in enumerate(curves):
+            nxt = next((c["evaluation"][0]["x"] for c in curves[i + 1 :] if c["evaluation"]), None)
+            merged += [p for p in curve.get(key, []) if nxt is None or p["x"] < nxt]
+        out[key] = merged
+    out.pop("final", None)
+    if "final" in curves[-1]:
+        out["final"] = curves[-1]["final"]
+    return out
+
+
 # ----------------------------------------------------------------- expert iteration
 def _games_per_iteration(conf: dict[str, Any], logged: dict[int, float]) -> Any:
     """Games played in iteration i: as logged, else as the config says for it (DAgger
@@ -426,11 +446,16 @@ SETTING_ORDER = ("2p normal", "2p schwer", "4p normal")
 
 def search_levels(index: Path = LEADERBOARD_INDEX) -> dict[str, dict[str, Any]]:
     """The plain search's row of each setting in the leaderboard index (``train.leaderboard``),
-    keyed like the curves' targets (``"2p normal"``); empty when the index is missing."""
+    keyed like the curves' targets (``"2p normal"``; Inselflucht's rows only, the curves'
+    game); empty when the index is missing."""
     if not index.exists():
         return {}
     rows = json.loads(index.read_text())["rows"]
-    return {f"{r['players']}p {r['meter']}": r for r in rows if r["role"] == "search"}
+    return {
+        f"{r['players']}p {r['meter']}": r
+        for r in rows
+        if r["role"] == "search" and r.get("game", "inselflucht") == "inselflucht"
+    }
 
 
 def best_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -587,7 +612,12 @@ def fill_markdown(path: Path, sections: dict[str, str]) -> bool:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--ppo", type=Path, help="run folder of train.train (or --previous)")
+    p.add_argument(
+        "--ppo",
+        type=Path,
+        nargs="+",
+        help="run folder of train.train (or --previous); a resumed run's legs in order",
+    )
     p.add_argument(
         "--previous",
         type=Path,
@@ -633,7 +663,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": "python -m train.tools.learning_curves "
         + shlex.join(sys.argv[1:] if argv is None else argv),
-        "ppo": ppo_curve(args.ppo, args.heuristic_ppo) if args.ppo else previous["ppo"],
+        "ppo": ppo_legs(args.ppo, args.heuristic_ppo) if args.ppo else previous["ppo"],
         "exit": merge_exit_curves(previous["exit"], fresh),
     }
     if args.previous:
