@@ -22,19 +22,22 @@ import time
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import torch
 
 from inselflucht_env.agents import make_agent
 from inselflucht_env.envs.advice import AdviceWrapper
-from inselflucht_env.envs.forbidden_island import ForbiddenIslandEnv
-from inselflucht_env.envs.inselflucht import InselfluchtEnv
 from inselflucht_env.learned.checkpoint import save_checkpoint
 from inselflucht_env.learned.network import NetworkSpec
 from inselflucht_env.learned.policy import load_policy
 from train.seeds import TEACHER_SEEDS
 
-ENVS = {"inselflucht": InselfluchtEnv, "forbidden_island": ForbiddenIslandEnv}
+# Each game's env id (the module path also works in subprocesses); ``train.train`` uses it too.
+ENV_IDS = {
+    "inselflucht": "inselflucht_env:Inselflucht-v0",
+    "forbidden_island": "inselflucht_env:ForbiddenIsland-v0",
+}
 
 
 def _game(env_kwargs: dict) -> str:
@@ -46,7 +49,7 @@ def make_env(env_kwargs: dict, advice: str = "none"):
     """The training environment of the game ``env_kwargs`` names, with the advice appended
     if any (Inselflucht only)."""
     kwargs = {k: v for k, v in env_kwargs.items() if k != "game"}
-    env = ENVS[_game(env_kwargs)](**kwargs)
+    env = gym.make(ENV_IDS[_game(env_kwargs)], **kwargs).unwrapped
     return env if advice == "none" else AdviceWrapper(env, advice)
 
 

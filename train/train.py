@@ -51,14 +51,9 @@ from inselflucht_env.learned.checkpoint import (
 )
 from inselflucht_env.learned.network import NetworkSpec, policy_kwargs
 from train import config as cfg
-from train.pretrain import behaviour_clone, collect, dagger_round
+from train.pretrain import ENV_IDS, behaviour_clone, collect, dagger_round
 from train.seeds import DAGGER_SEEDS, EVAL_SEEDS, TRAIN_SEEDS
 
-# The module path also works in subprocesses.
-ENV_IDS = {
-    "inselflucht": "inselflucht_env:Inselflucht-v0",
-    "forbidden_island": "inselflucht_env:ForbiddenIsland-v0",
-}
 ENV_KEYS = {  # the env section's keys each game's env takes
     "inselflucht": ("players", "taucher", "short_game", "meter", "reward"),
     "forbidden_island": ("players", "difficulty", "roles", "reward"),
