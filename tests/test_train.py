@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 import yaml
 
 from inselflucht_env.envs.inselflucht import InselfluchtEnv
@@ -249,6 +250,38 @@ def test_resume_trains_on_up_to_the_configs_total(smoke_run, tmp_path, capsys):
         main(training_args("advice=none", f"run_dir={tmp_path}", resume=saved))
     assert exit_info.value.code == 2
     assert "holds another network" in capsys.readouterr().err
+
+
+def test_policy_init_starts_ppo_from_a_trained_networks_weights(tmp_path, capsys):
+    """``policy.init``: PPO from the best network, here the shipped expert-iteration one
+    (its win-probability value head goes on as PPO's value with reward win, gamma 1)."""
+    from inselflucht_env.learned.checkpoint import load_network
+    from train.train import main
+
+    best = CONFIG.parent.parent / "checkpoints" / "exit_2p_normal_dagger"
+    network, _, _ = load_network(best)
+    start = {k: v.clone() for k, v in network.state_dict().items()}
+    centred = ("features=centred_cnn", "cnn_channels=16", "advice=none", "pretrain.games=0")
+    common = (*TINY_PPO, "eval.freq=0", f"run_dir={tmp_path}", "reward=win", "gamma=1")
+    final = main(
+        training_args(
+            "total_timesteps=512", *common, *centred, f"init={best}", "ppo.learning_rate=1e-9"
+        )
+    )
+    trained, _, meta = load_network(final)
+    assert meta["config"]["policy"]["init"] == str(best) and meta["timesteps"] == 512
+    after = trained.state_dict()
+    assert all(torch.allclose(after[k], start[k], atol=1e-5) for k in start), (
+        "a step size of 1e-9 leaves the initial weights: they were the checkpoint's"
+    )
+    with pytest.raises(SystemExit) as exit_info:  # the config's network is another one
+        main(training_args("total_timesteps=512", *common, "advice=none", f"init={best}"))
+    assert exit_info.value.code == 2
+    assert "policy.init" in (err := capsys.readouterr().err) and "holds another network" in err
+    with pytest.raises(SystemExit) as exit_info:  # cloning a teacher would overwrite it
+        main(training_args("total_timesteps=512", *common, *centred[:3], f"init={best}"))
+    assert exit_info.value.code == 2
+    assert "pretrain.games must be 0" in capsys.readouterr().err
 
 
 def test_policy_builds_the_observation_it_was_trained_on(smoke_run):

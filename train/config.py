@@ -314,8 +314,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "features": Key(
             (str,),
             "board_cnn",
-            "board_cnn (conv over the 5x5 planes) or mlp",
-            choice("board_cnn", "mlp"),
+            "board_cnn (conv over the 5x5 planes), centred_cnn (the same, centred on the "
+            "deciding figure, as expert iteration's networks) or mlp",
+            choice("board_cnn", "centred_cnn", "mlp"),
         ),
         "cnn_channels": Key((int,), 32, "channels of the board convolutions", positive),
         "features_dim": Key((int,), 256, "size of the extracted features", positive),
@@ -326,6 +327,14 @@ SCHEMA: dict[str, dict[str, Key]] = {
             "append an agent's choice to the observation "
             "(inselflucht_env.envs.advice): none or heuristic",
             choice(*ADVISORS),
+        ),
+        "init": Key(
+            (str, type(None)),
+            None,
+            "checkpoint folder whose weights start PPO (PPO from the best network, e.g. "
+            "checkpoints/exit_2p_normal_dagger), or null for random weights; its network "
+            "must be the one this section describes. An expert-iteration value head predicts "
+            "the win probability: train it on with env.reward win and ppo.gamma 1",
         ),
     },
     "eval": {

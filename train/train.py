@@ -45,6 +45,7 @@ from inselflucht_env.learned.checkpoint import (
     WEIGHTS_FILE,
     CheckpointError,
     env_signature,
+    load_network,
     load_optimizer,
     read_metadata,
     save_checkpoint,
@@ -175,20 +176,20 @@ def network_spec(policy: dict, game: str = "inselflucht") -> NetworkSpec:
     )
 
 
-def _check_resumable(path: str, spec: NetworkSpec) -> dict:
-    """The metadata of ``path``, a checkpoint folder this config's network can continue;
-    a ``ConfigError`` naming the difference otherwise."""
+def _check_network(option: str, path: str, spec: NetworkSpec) -> dict:
+    """The metadata of ``path``, a checkpoint folder holding this config's network (the kind
+    of value head aside: PPO trains it on as its return); a ``ConfigError`` naming
+    ``option`` and the difference otherwise."""
     try:
         _, meta = read_metadata(path)
     except CheckpointError as err:
-        raise cfg.ConfigError(f"--resume: {err}") from None
-    saved = NetworkSpec.from_json(meta["network"])
-    if saved != spec:
-        diff = {
-            k: (v, getattr(spec, k)) for k, v in saved.to_json().items() if spec.to_json()[k] != v
-        }
+        raise cfg.ConfigError(f"{option}: {err}") from None
+    saved = NetworkSpec.from_json(meta["network"]).to_json()
+    diff = {k: (v, spec.to_json()[k]) for k, v in saved.items() if k != "value"}
+    diff = {k: pair for k, pair in diff.items() if pair[0] != pair[1]}
+    if diff:
         raise cfg.ConfigError(
-            f"--resume {path!r} holds another network than this config's "
+            f"{option} {path!r} holds another network than this config's "
             f"policy section (saved vs config: {diff})"
         )
     return meta
@@ -270,7 +271,15 @@ def train(args: argparse.Namespace) -> Path:
             "training.vec_env=compiled plays the plain observation: policy.advice must be "
             f"none, not {pol['advice']!r}"
         )
-    earlier = _check_resumable(args.resume, spec) if args.resume else {}
+    earlier = _check_network("--resume", args.resume, spec) if args.resume else {}
+    init = None if args.resume else pol["init"]
+    if init:
+        _check_network("policy.init", init, spec)
+        if conf["pretrain"]["games"]:
+            raise cfg.ConfigError(
+                "policy.init starts PPO from a trained network: pretrain.games must be 0, "
+                f"not {conf['pretrain']['games']}"
+            )
     if earlier.get("timesteps", 0) >= tr["total_timesteps"]:
         raise cfg.ConfigError(
             f"--resume {args.resume!r} has already trained {earlier['timesteps']} steps, "
@@ -322,8 +331,9 @@ def train(args: argparse.Namespace) -> Path:
             **wrap,
         )
 
-    # 4. Model: new, or resumed with its weights, optimiser state and timestep count (the
-    #    architecture always comes from the config; the checkpoint only holds tensors).
+    # 4. Model: new (random weights, or ``policy.init``'s with a fresh optimiser), or resumed
+    #    with its weights, optimiser state and timestep count (the architecture always comes
+    #    from the config; a checkpoint only holds tensors).
     model = MaskablePPO(
         "MlpPolicy",
         venv,
@@ -338,6 +348,9 @@ def train(args: argparse.Namespace) -> Path:
         load_model(model.policy, str(Path(args.resume) / WEIGHTS_FILE), strict=True)
         load_optimizer(model.policy.optimizer, args.resume)
         model.num_timesteps = int(earlier.get("timesteps", 0))
+    elif init:
+        network, _, _ = load_network(init)
+        model.policy.load_state_dict(network.state_dict(), strict=True)
 
     # 4b. Optional behaviour cloning of a teacher before PPO (see train/pretrain.py); the
     #     cloned policy is kept as a checkpoint too (``pretrained/``).
