@@ -461,3 +461,37 @@ def test_the_plot_has_one_panel_per_setting_with_at_most_five_lines(tmp_path, mo
     assert any(label.startswith("strong: raw network") for label in seen["4p normal"])
     assert not any(label.startswith("weak") for label in seen["4p normal"])
     assert any(label.startswith("plain search") for label in seen["2p normal"])
+
+
+def test_other_ppo_runs_get_a_curve_and_a_table_each_and_are_kept(tmp_path, monkeypatch):
+    """``--ppo-also``: PPO from the best network beside PPO from scratch, drawn on its
+    target's panel and tabled; a later ``--previous`` keeps it when its folder is gone."""
+    import shutil
+
+    import matplotlib.figure
+
+    from train.tools.learning_curves import main
+
+    drawn: list[str] = []
+
+    def record(fig, *args, **kwargs):
+        drawn.extend(line.get_label() for ax in fig.axes for line in ax.get_lines())
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", record)
+    scratch = _fake_ppo_run(tmp_path / "ppo_4p_normal_compiled-20261207-050907")
+    best = _fake_ppo_run(tmp_path / "ppo_4p_normal_from_best-20261207-065955")
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "learning_history.md").write_text(
+        "<!-- ppo-table:start -->\n<!-- ppo-table:end -->\n"
+        "<!-- ppo-also-table:start -->\nold\n<!-- ppo-also-table:end -->\n"
+    )
+    data = main(["--ppo", str(scratch), "--ppo-also", str(best), "--out", str(out)])
+    assert [c["run"] for c in data["ppo_also"]] == [str(best)]
+    assert "ppo_4p_normal_from_best (top axis: steps)" in drawn
+    assert "PPO from scratch (top axis: steps)" in drawn
+    history = (out / "learning_history.md").read_text()
+    assert "old" not in history and f"Run `{best}` (4p normal)" in history
+    shutil.rmtree(best)
+    kept = main(["--previous", str(out / "learning.json"), "--out", str(tmp_path / "again")])
+    assert kept["ppo_also"] == json.loads(json.dumps(data["ppo_also"]))

@@ -5,18 +5,21 @@ self-play games, with the heuristic's win rate on the target as a dashed referen
     python -m train.tools.learning_curves --previous docs/learning.json \
         --exit runs/<new> --out docs/
 
-``--exit`` may be given several times: every expert-iteration run is drawn in the right
-panel (labelled by its setting) and gets its own table. Run folders are not in git, so
-``--previous docs/learning.json`` keeps the curves of an earlier ``learning.json`` whose
-folders are gone: its PPO curve unless ``--ppo`` is given, and its expert-iteration curves
-in their order, each replaced where ``--exit`` reads the same run folder again; new runs
-follow. The earlier file's ``created`` and ``command`` are kept under ``previous``.
+``--ppo-also <run> [<leg> ...]`` (repeatable) adds other PPO runs, e.g. PPO from the best
+network (``policy.init``): each is drawn in its target's panel beside PPO from scratch and
+gets its own table. ``--exit`` may be given several times: every expert-iteration run is
+drawn in the right panel (labelled by its setting) and gets its own table. Run folders are
+not in git, so ``--previous docs/learning.json`` keeps the curves of an earlier ``learning.json`` whose
+folders are gone: its PPO curve unless ``--ppo`` is given, and its other PPO and
+expert-iteration curves in their order, each replaced where ``--ppo-also`` / ``--exit``
+reads the same run folder again; new runs follow. The earlier file's ``created`` and
+``command`` are kept under ``previous``.
 
 Writes ``learning.json`` (the data behind the plot: x values, wins, episodes, win rates with
 95% Wilson intervals, run folders, their resolved configs, the commands) and ``learning.png``
 (two panels) into ``--out``. Where ``--out`` holds a ``learning.md`` with the marked sections
-``<!-- ppo-table:start -->`` / ``<!-- ppo-table:end -->`` and ``<!-- exit-table:start -->``
-/ ``<!-- exit-table:end -->``, their content is replaced by the tables of the data; the rest
+``<!-- ppo-table:start -->`` / ``<!-- ppo-table:end -->`` (and likewise ``ppo-also-table``
+and ``exit-table``), their content is replaced by the tables of the data; the rest
 of that file is left alone.
 
 What is read (nothing is unpickled):
@@ -79,7 +82,7 @@ EXIT_EVAL_SEEDS = 11_000_000  # train/expert_iteration.py: its evaluation deals
 EXIT_TAG = re.compile(r"^eval/(?P<agent>.+)_win_rate$")
 SELF_PLAY_TAG = "self_play/win_rate"
 GAMES_TAG = "self_play/games"
-MARKERS = {"ppo": "ppo-table", "exit": "exit-table"}
+MARKERS = {"ppo": "ppo-table", "ppo_also": "ppo-also-table", "exit": "exit-table"}
 LEADERBOARD_INDEX = Path(__file__).resolve().parents[2] / "docs" / "leaderboard" / "index.json"
 # A run folder: NAME-YYYYMMDD-HHMMSS (train.expert_iteration); NAME may hold hyphens.
 RUN_FOLDER = re.compile(r"(?P<name>.+)-(?P<year>\d{4})(?P<month>\d\d)(?P<day>\d\d)-\d{6}")
@@ -392,6 +395,8 @@ def read_previous(path: Path) -> dict[str, Any]:
         or "evaluation" not in data["ppo"]
         or not isinstance(data.get("exit"), list)
         or not all(isinstance(ex, dict) and "run" in ex for ex in data["exit"])
+        or not isinstance(data.get("ppo_also", []), list)
+        or not all(isinstance(c, dict) and "run" in c for c in data.get("ppo_also", []))
     ):
         raise ValueError(
             f"--previous {path}: not a learning.json of train.tools.learning_curves "
@@ -400,7 +405,7 @@ def read_previous(path: Path) -> dict[str, Any]:
     return data
 
 
-def merge_exit_curves(kept: list[dict], fresh: list[dict]) -> list[dict]:
+def merge_curves(kept: list[dict], fresh: list[dict]) -> list[dict]:
     """The kept curves in their order, each replaced by a fresh reading of the same run
     folder; the other fresh ones after them."""
     by_run = {ex["run"]: ex for ex in fresh}
@@ -458,6 +463,12 @@ def search_levels(index: Path = LEADERBOARD_INDEX) -> dict[str, dict[str, Any]]:
     }
 
 
+def _run_name(curve: dict[str, Any]) -> str:
+    """A run's name without its time stamp (``ppo_2p_normal_from_best``)."""
+    name = RUN_FOLDER.fullmatch(Path(curve["run"]).name)
+    return name["name"] if name else Path(curve["run"]).name
+
+
 def best_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The run whose raw network ends highest (its last evaluated point)."""
     return max(
@@ -467,8 +478,9 @@ def best_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def plot(data: dict[str, Any], path: Path, search: dict[str, dict[str, Any]] | None = None) -> None:
     """One panel per setting: the best expert-iteration run there (its raw network and, where
-    measured, its guided search), PPO from scratch where its target is that setting, and the
-    heuristic's and the plain search's levels as dashed lines: at most five lines a panel."""
+    measured, its guided search), PPO from scratch and the other PPO runs (``ppo_also``)
+    whose target is that setting, and the heuristic's and the plain search's levels as
+    dashed lines."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -480,8 +492,10 @@ def plot(data: dict[str, Any], path: Path, search: dict[str, dict[str, Any]] | N
     ppo = data.get("ppo")
     settings = [s for s in SETTING_ORDER if any(ex["target"] == s for ex in runs)]
     settings += sorted({ex["target"] for ex in runs} - set(settings))
-    if ppo and ppo["target"] not in settings:
-        settings.append(ppo["target"])
+    ppo_runs = ([("PPO from scratch", ppo)] if ppo else []) + [
+        (_run_name(c), c) for c in data.get("ppo_also") or []
+    ]
+    settings += sorted({c["target"] for _, c in ppo_runs} - set(settings))
     fig, axes = plt.subplots(
         1, max(1, len(settings)), figsize=(5 * max(1, len(settings)), 4.2), squeeze=False
     )
@@ -489,21 +503,22 @@ def plot(data: dict[str, Any], path: Path, search: dict[str, dict[str, Any]] | N
         here = [ex for ex in runs if ex["target"] == setting]
         if here:
             ex = best_run(here)
-            name = RUN_FOLDER.fullmatch(Path(ex["run"]).name)
-            label = name["name"] if name else Path(ex["run"]).name
+            label = _run_name(ex)
             _band(ax, ex["evaluation"].get("network", []), f"{label}: raw network", "-o", "C0")
             if ex["evaluation"].get("search"):
                 _band(ax, ex["evaluation"]["search"], f"{label}: guided search", "-s", "C1")
             ax.set_xlabel(ex["x"])
             _heuristic_line(ax, ex["heuristic"], "grey")
-        if ppo and ppo["target"] == setting:
+        curves = [c for c in ppo_runs if c[1]["target"] == setting]
+        if curves:
             twin = ax.twiny()  # PPO counts environment steps, not games
-            _band(twin, ppo["evaluation"], "PPO from scratch (top axis: steps)", "-", "C2")
+            for (label, curve), colour in zip(curves, ("C2", "C3", "C4", "C5")):
+                _band(twin, curve["evaluation"], f"{label} (top axis: steps)", "-", colour)
             twin.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
             twin.tick_params(labelsize=7)
             twin.legend(fontsize=7, loc="lower right")
             if not here:
-                _heuristic_line(ax, ppo["heuristic"], "grey")
+                _heuristic_line(ax, curves[0][1]["heuristic"], "grey")
         level = search.get(setting)
         if level:
             ax.axhline(
@@ -540,9 +555,8 @@ def _reference_line(reference: dict | None) -> str:
     return f"\nThe heuristic on {reference['setting']}: {text}; source: {reference['source']}."
 
 
-def tables(data: dict[str, Any]) -> dict[str, str]:
-    """Markdown tables of the data, by section: ``ppo`` and ``exit``."""
-    ppo = data["ppo"]
+def _ppo_table(ppo: dict[str, Any]) -> str:
+    """One PPO run's evaluations, a row each, and its heuristic reference."""
 
     def stage_of(t: int) -> int:  # the stage trained just before the evaluation at ``t``
         return next(
@@ -563,7 +577,22 @@ def tables(data: dict[str, Any]) -> dict[str, str]:
         length = f"{p['mean_episode_length']:.1f}" if "mean_episode_length" in p else ""
         recent = "" if near is None else f"{100 * train[near]:.1f}%"
         rows.append(f"| {p['x']:,} | {stage_of(p['x'])} | {_pct(p)} | {length} | {recent} |")
-    out = {"ppo": "\n".join(rows) + "\n" + _reference_line(ppo["heuristic"])}
+    return "\n".join(rows) + "\n" + _reference_line(ppo["heuristic"])
+
+
+def tables(data: dict[str, Any]) -> dict[str, str]:
+    """Markdown tables of the data, by section: ``ppo``, ``ppo_also`` and ``exit``."""
+    also = [
+        f"Run `{c['run']}` ({c['target']}"
+        + (f", legs {', '.join(f'`{leg}`' for leg in c['legs'])}" if c.get("legs") else "")
+        + ").\n\n"
+        + _ppo_table(c)
+        for c in data.get("ppo_also") or []
+    ]
+    out = {
+        "ppo": _ppo_table(data["ppo"]),
+        "ppo_also": "\n\n".join(also) if also else "*(no other PPO run given: --ppo-also)*",
+    }
     parts = []
     for ex in data.get("exit") or []:
         agents = list(ex["evaluation"])
@@ -619,6 +648,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="run folder of train.train (or --previous); a resumed run's legs in order",
     )
     p.add_argument(
+        "--ppo-also",
+        type=Path,
+        nargs="+",
+        action="append",
+        default=[],
+        help="another train.train run drawn beside (e.g. PPO from the best network), its legs "
+        "in order; repeat for several",
+    )
+    p.add_argument(
         "--previous",
         type=Path,
         help="an earlier learning.json: keep its curves (PPO without --ppo; expert-iteration "
@@ -652,8 +690,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.ppo is None and args.previous is None:
         p.error("give --ppo (a train.train run folder) or --previous (an earlier learning.json)")
     previous = read_previous(args.previous) if args.previous else {"exit": []}
+    previous.setdefault("ppo_also", [])
     if args.plot_only:
-        if args.previous is None or args.ppo or args.exit:
+        if args.previous is None or args.ppo or args.exit or args.ppo_also:
             p.error("--plot-only takes --previous only")
         plot(previous, args.out / "learning.png")
         print(f"wrote {args.out / 'learning.png'}")
@@ -664,7 +703,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "command": "python -m train.tools.learning_curves "
         + shlex.join(sys.argv[1:] if argv is None else argv),
         "ppo": ppo_legs(args.ppo, args.heuristic_ppo) if args.ppo else previous["ppo"],
-        "exit": merge_exit_curves(previous["exit"], fresh),
+        "ppo_also": merge_curves(
+            previous["ppo_also"], [ppo_legs(legs, args.heuristic_ppo) for legs in args.ppo_also]
+        ),
+        "exit": merge_curves(previous["exit"], fresh),
     }
     if args.previous:
         data["previous"] = {
