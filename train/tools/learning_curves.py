@@ -9,8 +9,8 @@ self-play games, with the heuristic's win rate on the target as a dashed referen
 network (``policy.init``): each is drawn in its target's panel beside PPO from scratch and
 gets its own table. ``--exit`` may be given several times: every expert-iteration run is
 drawn in the right panel (labelled by its setting) and gets its own table. Run folders are
-not in git, so ``--previous docs/learning.json`` keeps the curves of an earlier ``learning.json`` whose
-folders are gone: its PPO curve unless ``--ppo`` is given, and its other PPO and
+not in git, so ``--previous docs/learning.json`` keeps the curves of an earlier
+``learning.json`` whose folders are gone: its PPO curve unless ``--ppo`` is given, and its other PPO and
 expert-iteration curves in their order, each replaced where ``--ppo-also`` / ``--exit``
 reads the same run folder again; new runs follow. The earlier file's ``created`` and
 ``command`` are kept under ``previous``.
