@@ -10,10 +10,10 @@ network (``policy.init``): each is drawn in its target's panel beside PPO from s
 gets its own table. ``--exit`` may be given several times: every expert-iteration run is
 drawn in the right panel (labelled by its setting) and gets its own table. Run folders are
 not in git, so ``--previous docs/learning.json`` keeps the curves of an earlier
-``learning.json`` whose folders are gone: its PPO curve unless ``--ppo`` is given, and its other PPO and
-expert-iteration curves in their order, each replaced where ``--ppo-also`` / ``--exit``
-reads the same run folder again; new runs follow. The earlier file's ``created`` and
-``command`` are kept under ``previous``.
+``learning.json`` whose folders are gone: its PPO curve unless ``--ppo`` is given, and its
+other PPO and expert-iteration curves in their order, each replaced where ``--ppo-also`` /
+``--exit`` reads the same run folder again; new runs follow. The earlier file's ``created``
+and ``command`` are kept under ``previous``.
 
 Writes ``learning.json`` (the data behind the plot: x values, wins, episodes, win rates with
 95% Wilson intervals, run folders, their resolved configs, the commands) and ``learning.png``
