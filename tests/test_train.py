@@ -358,7 +358,8 @@ def test_ship_selects_on_other_seeds_and_reports_beside_the_heuristic(smoke_run,
         ]
     )
     evaluation = meta["evaluation"]
-    assert set(evaluation["selection"]) == {"final", "best", "pretrained"}
+    newest = max(int(f.name[5:]) for f in (smoke_run.parent / "checkpoints").glob("step_*"))
+    assert set(evaluation["selection"]) == {"final", "best", "pretrained", f"step_{newest}"}
     assert all(v["seed"] == SELECTION_SEEDS for v in evaluation["selection"].values())
     assert evaluation["policy"]["seed"] == evaluation["heuristic_same_seeds"]["seed"] == 0
     assert evaluation["policy"]["episodes"] == 3

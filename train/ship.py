@@ -3,13 +3,13 @@
     python -m train.ship runs/<run> --name ppo_2p_normal [--episodes 1000]
                          [--select-episodes 1000] [--workers 2] [--iterations N ...]
 
-Picks among the run's final policy, its best evaluation model and (if the run cloned a
-teacher first) the cloned policy before PPO -- or, for a ``train.expert_iteration`` run,
-its ``best/`` network, its last iteration and any iterations named with ``--iterations``
-(``best/`` is chosen by a small, noisy evaluation, so late iterations deserve a look) -- on
-*selection* seeds (``train.seeds``), then
-evaluates the chosen one on the report seeds (0 .. episodes-1) beside the heuristic, so the
-reported rate is not inflated by the choice. Writes ``checkpoints/<name>`` with a
+Picks among the run's final policy, its best evaluation model, its newest resumable
+checkpoint and (if the run cloned a teacher first) the cloned policy before PPO -- or, for a
+``train.expert_iteration`` run, its ``best/`` network, its last iteration and any iterations
+named with ``--iterations`` (``best/`` is chosen by a small, noisy evaluation, so late
+iterations deserve a look) -- on *selection* seeds (``train.seeds``), then evaluates the
+chosen one on the report seeds (0 .. episodes-1) beside the heuristic, so the reported rate
+is not inflated by the choice. Writes ``checkpoints/<name>`` with a
 ``metadata.json`` holding the chosen policy's metadata plus the evaluation: win rate and 95%
 Wilson interval, the heuristic's rate on the same seeds and the paired comparison (McNemar).
 The shipped folder holds the weights without the optimiser state (only resuming needs it).
@@ -40,7 +40,8 @@ CANDIDATES = ("final", "best", "pretrained")  # checkpoint folders a train.train
 
 def _candidates(run: Path, iterations: list[int]) -> dict[str, Path]:
     """The run's checkpoint folders to compare: the final policy, the best one of the
-    periodic evaluation and the cloned policy before PPO (the last two if present); for an
+    periodic evaluation, the newest resumable checkpoint (``checkpoints/step_<N>``: all a
+    stopped run has besides ``best``) and the cloned policy before PPO, those present; for an
     expert-iteration run (``progress.json``) its best network, its last iteration and the
     named ``iterations`` (each must exist)."""
     progress = run / "progress.json"
@@ -56,6 +57,12 @@ def _candidates(run: Path, iterations: list[int]) -> dict[str, Path]:
         raise CheckpointError(f"--iterations: {run} is not an expert-iteration run")
     else:
         folders = {label: run / label for label in CANDIDATES}
+        steps = sorted(
+            (f for f in (run / "checkpoints").glob("step_*") if f.name[5:].isdigit()),
+            key=lambda f: int(f.name[5:]),
+        )
+        if steps:
+            folders[steps[-1].name] = steps[-1]
     found = {label: f for label, f in folders.items() if (f / METADATA_FILE).is_file()}
     if not found:
         raise CheckpointError(f"{run}: no checkpoint of a train.train or expert-iteration run")
