@@ -122,7 +122,7 @@ def ship(args: argparse.Namespace) -> dict[str, Any]:
     paired = compare(chosen, heuristic)
     print(format_comparison(paired))
     strip = lambda s: {k: v for k, v in s.items() if k != "per_episode"}  # noqa: E731
-    meta["shipped_from"] = f"{run_dir}/{label}"
+    meta["shipped_from"] = str(candidates[label])
     command = (
         f"python -m train.ship {run_dir} --name {args.name} --episodes {args.episodes} "
         f"--select-episodes {args.select_episodes}"
