@@ -176,23 +176,43 @@ def network_spec(policy: dict, game: str = "inselflucht") -> NetworkSpec:
     )
 
 
-def _check_network(option: str, path: str, spec: NetworkSpec) -> dict:
-    """The metadata of ``path``, a checkpoint folder holding this config's network (the kind
-    of value head aside: PPO trains it on as its return); a ``ConfigError`` naming
-    ``option`` and the difference otherwise."""
-    try:
-        _, meta = read_metadata(path)
-    except CheckpointError as err:
-        raise cfg.ConfigError(f"{option}: {err}") from None
-    saved = NetworkSpec.from_json(meta["network"]).to_json()
-    diff = {k: (v, spec.to_json()[k]) for k, v in saved.items() if k != "value"}
-    diff = {k: pair for k, pair in diff.items() if pair[0] != pair[1]}
+def _check_same_network(
+    option: str, path: str, saved: NetworkSpec, spec: NetworkSpec, ignore: tuple[str, ...] = ()
+) -> None:
+    """Raise a ``ConfigError`` naming ``option`` and each field (but ``ignore``) in which the
+    checkpoint's network ``saved`` differs from this config's ``spec``."""
+    wanted = spec.to_json()
+    diff = {
+        k: (v, wanted[k]) for k, v in saved.to_json().items() if k not in ignore and wanted[k] != v
+    }
     if diff:
         raise cfg.ConfigError(
             f"{option} {path!r} holds another network than this config's "
             f"policy section (saved vs config: {diff})"
         )
+
+
+def _check_resumable(path: str, spec: NetworkSpec) -> dict:
+    """The metadata of ``path``, a checkpoint folder this config's network can continue;
+    a ``ConfigError`` naming the difference otherwise."""
+    try:
+        _, meta = read_metadata(path)
+    except CheckpointError as err:
+        raise cfg.ConfigError(f"--resume: {err}") from None
+    _check_same_network("--resume", path, NetworkSpec.from_json(meta["network"]), spec)
     return meta
+
+
+def _initial_network(path: str, spec: NetworkSpec) -> torch.nn.Module:
+    """The network of ``path`` (``policy.init``) if it is this config's, the kind of value
+    head aside (PPO trains it on as its return); a ``ConfigError`` naming the difference or
+    what is wrong with the checkpoint otherwise."""
+    try:
+        network, saved, _ = load_network(path)
+    except CheckpointError as err:
+        raise cfg.ConfigError(f"policy.init: {err}") from None
+    _check_same_network("policy.init", path, saved, spec, ignore=("value",))
+    return network
 
 
 class SafeCheckpoint(BaseCallback):
@@ -271,10 +291,9 @@ def train(args: argparse.Namespace) -> Path:
             "training.vec_env=compiled plays the plain observation: policy.advice must be "
             f"none, not {pol['advice']!r}"
         )
-    earlier = _check_network("--resume", args.resume, spec) if args.resume else {}
-    init = None if args.resume else pol["init"]
-    if init:
-        _check_network("policy.init", init, spec)
+    earlier = _check_resumable(args.resume, spec) if args.resume else {}
+    init = None if args.resume or not pol["init"] else _initial_network(pol["init"], spec)
+    if init is not None:
         if conf["pretrain"]["games"]:
             raise cfg.ConfigError(
                 "policy.init starts PPO from a trained network: pretrain.games must be 0, "
@@ -348,9 +367,8 @@ def train(args: argparse.Namespace) -> Path:
         load_model(model.policy, str(Path(args.resume) / WEIGHTS_FILE), strict=True)
         load_optimizer(model.policy.optimizer, args.resume)
         model.num_timesteps = int(earlier.get("timesteps", 0))
-    elif init:
-        network, _, _ = load_network(init)
-        model.policy.load_state_dict(network.state_dict(), strict=True)
+    elif init is not None:
+        model.policy.load_state_dict(init.state_dict(), strict=True)
 
     # 4b. Optional behaviour cloning of a teacher before PPO (see train/pretrain.py); the
     #     cloned policy is kept as a checkpoint too (``pretrained/``).
