@@ -337,6 +337,31 @@ def test_warm_start_init_starts_from_that_checkpoints_weights(tmp_path):
     assert exit_config.load(run / "config.yaml")["warm_start"]["init"] == init
 
 
+def test_warm_start_init_takes_a_ppo_network_whose_value_is_a_win_probability(tmp_path):
+    """A PPO network of the win reward with gamma 1 (``ppo_4p_normal_from_best``) estimates
+    the win probability: expert iteration starts from it. One of another reward does not."""
+    ppo = CONFIGS.parent / "checkpoints" / "ppo_4p_normal_from_best"
+    network = ("features=centred_cnn", "cnn_channels=16", "features_dim=256", "net_arch=[256,256]")
+    args = [
+        *("--config", SMOKE, "--set", f"output.run_dir={tmp_path}", "--set", "iterations=0"),
+        *("--set", "warm_start.games=0", "--set", "env.players=4", "--set", "eval.network_games=0"),
+        *(arg for key in network for arg in ("--set", f"network.{key}")),
+    ]
+    run = main([*args, "--set", f"warm_start.init={ppo}"])
+    a, b = _weights(ppo), _weights(run / "iterations/iter_0000")
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    assert load_network(run / "iterations/iter_0000")[1].value == "win_probability"
+
+    shaped = tmp_path / "shaped"
+    shaped.mkdir()
+    (shaped / "weights.safetensors").write_bytes((ppo / "weights.safetensors").read_bytes())
+    meta = json.loads((ppo / "metadata.json").read_text())
+    meta["config"]["env"]["reward"] = "shaped"
+    (shaped / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(exit_config.ConfigError, match="estimates 'return' .env.reward 'shaped'"):
+        main([*args, "--set", f"warm_start.init={shaped}", "--set", "output.name=refused"])
+
+
 def test_warm_start_init_grows_a_smaller_network_into_the_configs(tmp_path):
     """A config asking for more than the checkpoint holds (wider layers, way planes) starts
     from that checkpoint grown (``train.grow``): the same choices and values at first."""

@@ -78,6 +78,7 @@ import multiprocessing as mp
 import shutil
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -429,9 +430,11 @@ def initial_network(spec: NetworkSpec, init: str) -> nn.Module:
     if not init:
         return build_policy(spec)
     try:
-        network, found, _ = load_network(init)
+        network, found, meta = load_network(init)
     except CheckpointError as err:
         raise exit_config.ConfigError(f"warm_start.init: {err}") from None
+    if found.value != spec.value:
+        found = replace(found, value=_value_kind_of(init, found, meta, spec.value))
     if found == spec:
         return network
     try:
@@ -441,6 +444,22 @@ def initial_network(spec: NetworkSpec, init: str) -> nn.Module:
             f"warm_start.init {init!r} holds a different network than the config's network "
             f"section: {err}"
         ) from None
+
+
+def _value_kind_of(init: str, found: NetworkSpec, meta: dict, wanted: str) -> str:
+    """``wanted`` if the value head of checkpoint ``init`` estimates it: a PPO network
+    trained on the win reward (1 for a win, else 0) with gamma 1 estimates the team's win
+    probability, as expert iteration's value head does. Any other kind is an error."""
+    trained = meta.get("config", {})
+    reward = trained.get("env", {}).get("reward")
+    gamma = trained.get("ppo", {}).get("gamma")
+    if wanted == "win_probability" and reward == "win" and gamma == 1:
+        return wanted
+    raise exit_config.ConfigError(
+        f"warm_start.init {init!r}: its value head estimates {found.value!r} "
+        f"(env.reward {reward!r}, ppo.gamma {gamma!r}), not {wanted!r}; only a PPO network "
+        "of the win reward with gamma 1 estimates a win probability"
+    )
 
 
 def iteration_folder(run_dir: Path, iteration: int) -> Path:
