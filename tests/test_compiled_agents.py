@@ -13,6 +13,7 @@ batch as alone) here, and to the Python search's strength by the paired evaluati
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -190,6 +191,30 @@ def test_a_batch_of_labels_is_each_state_labelled_alone():
         )
         assert alone[0] == out[i]
         assert out[i] in states[i].legal_actions()
+
+
+def test_improve_keeps_the_action_to_beat_unless_a_candidate_beats_it():
+    """``CompiledSearch.improve``: with the heuristic's choice to beat it is ``act``; with
+    no test passable (z threshold infinite) it keeps any anchor; a random legal anchor is
+    beaten in some states; an illegal one is refused."""
+    config = GameConfig.make(4)
+    states = [_midgame(config, seed)[0] for seed in range(12)]
+    search, never = CompiledSearch(simulations=60), CompiledSearch(60, z_threshold=math.inf)
+    picker = np.random.default_rng(3)
+    for i, state in enumerate(states):
+        base = heuristic_action(state)
+        alone = search.act(state, np.random.default_rng(i))
+        assert search.improve(state, np.random.default_rng(i), base) == alone
+        legal = [a for a in state.legal_actions() if a != A.TAKE_OFF]
+        anchor = int(picker.choice(legal))
+        assert never.improve(state, np.random.default_rng(i), anchor) == anchor
+        assert search.improve(state, np.random.default_rng(i), anchor) in state.legal_actions()
+    assert search.stats["deviated"] > 0
+    illegal = next(a for a in range(A.N_ACTIONS) if not states[0].legal_mask()[a])
+    before = to_row(states[0])
+    with pytest.raises(ValueError, match=f"anchor {illegal} is not a legal action"):
+        search.improve(states[0], np.random.default_rng(0), illegal)
+    assert np.array_equal(to_row(states[0]), before)
 
 
 def test_a_compiled_play_out_stops_after_its_decisions_or_at_the_end():

@@ -208,6 +208,26 @@ def test_resume_needs_a_run_folder(tmp_path):
         main(["--resume", str(tmp_path)])
 
 
+def test_an_anchored_search_keeps_the_networks_choice_it_cannot_beat(tmp_path):
+    """``self_play.expert: anchored_search``: the label is the network's own choice unless
+    the search beats it; with one rollout (after the probe, none left to compare with)
+    every label is the network's choice, with more some decisions are overruled."""
+    run = main(["--config", SMOKE, "--set", f"output.run_dir={tmp_path}", "--set", "iterations=0"])
+    folder = str(run / "iterations" / "iter_0000")
+    game = {"players": 2, "meter": "schwer"}
+    policy = load_policy(folder)
+    agreed = []
+    for simulations in (1, 100):
+        job = (folder, game, "anchored_search", {"simulations": simulations}, 0, 1.0, 0, [7, 8])
+        samples = self_play(job)["samples"]
+        obs = samples["obs"].astype(np.float32) / OBS_SCALE
+        own = [policy.predict_action(o, m) for o, m in zip(obs, samples["mask"], strict=True)]
+        labels = samples["target"].argmax(1)
+        assert samples["mask"][np.arange(len(labels)), labels].all()
+        agreed.append(np.mean(labels == np.array(own)))
+    assert agreed[0] == 1.0 and agreed[1] < 1.0
+
+
 def test_a_teacher_expert_labels_its_own_choice_one_hot(tmp_path):
     """``self_play.expert: heuristic`` is DAgger with the heuristic as the teacher: every
     sample's target is the heuristic's choice on that very state, and with no search value

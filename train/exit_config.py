@@ -154,8 +154,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
             "netsearch",
             "who labels the decisions: netsearch (the search guided by the last "
             "network: visit counts), heuristic or search (that agent's choice, one-hot, "
-            "the plain search with search.simulations rollouts and no clock)",
-            choice("netsearch", "heuristic", "search"),
+            "the plain search with search.simulations rollouts and no clock), or "
+            "anchored_search (the network's own choice, one-hot, unless that search "
+            "beats it on its paired test: then the better candidate)",
+            choice("netsearch", "heuristic", "search", "anchored_search"),
         ),
         "workers": Key((int,), 2, "processes playing games (one torch thread each)", positive),
         "network_moves": Key(

@@ -31,7 +31,10 @@ checkpoint, evaluate, save the resumable state.
   instead name a fixed teacher (``heuristic``, or ``search``: the plain rollout search with
   ``search.simulations`` rollouts): its choice is the one-hot target and the outcome the
   value target. With ``network_moves: 1`` that is DAgger proper: the network plays every
-  decision, the teacher only labels them.
+  decision, the teacher only labels them. ``anchored_search`` labels with the network's
+  own choice unless the compiled search beats it on its paired test
+  (``CompiledSearch.improve``): an improvement of the network's policy, where ``search``
+  replaces it with the heuristic's wherever no candidate clearly beats the heuristic.
 * **Training**: ``train.steps`` minibatches from the replay window plus the new samples
   (afterwards the window keeps the newest ``train.replay_samples``; the warm start's data
   trains in full, then drops out as self-play data comes in) with
@@ -91,6 +94,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from inselflucht_env.agents import make_agent
+from inselflucht_env.compiled.search import CompiledSearch
 from inselflucht_env.evaluation import play_episode, summarize
 from inselflucht_env.games.inselflucht.observation import OBSERVATION_SIZE, encode_observation
 from inselflucht_env.games.inselflucht.rules.actions import N_ACTIONS
@@ -192,8 +196,9 @@ class _Label(NamedTuple):
 
 
 def _expert(name: str, policy: Policy, search_kw: dict) -> Callable[..., _Label]:
-    """The labelling function of ``self_play.expert``: the guided search's visit counts, or
-    a fixed agent's choice as a one-hot target (DAgger with that agent as the teacher)."""
+    """The labelling function of ``self_play.expert``: the guided search's visit counts, a
+    fixed agent's choice as a one-hot target (DAgger with that agent as the teacher), or the
+    network's own choice unless the compiled search beats it (``anchored_search``)."""
     if name == "netsearch":
         agent = NetSearchAgent(policy, **search_kw)
 
@@ -202,8 +207,17 @@ def _expert(name: str, policy: Policy, search_kw: dict) -> Callable[..., _Label]
             return _Label(result.visits / result.visits.sum(), result.value, result.best())
 
         return searched
-    teacher = make_teacher(name, search_kw["simulations"])
     one_hot = np.eye(N_ACTIONS, dtype=np.float32)
+    if name == "anchored_search":
+        improver = CompiledSearch(simulations=search_kw["simulations"])
+
+        def improved(state: State, rng: np.random.Generator) -> _Label:
+            own = policy.predict_action(encode_observation(state), np.asarray(state.legal_mask()))
+            action = improver.improve(state, rng, own)
+            return _Label(one_hot[action], math.nan, action)
+
+        return improved
+    teacher = make_teacher(name, search_kw["simulations"])
 
     def chosen(state: State, rng: np.random.Generator) -> _Label:
         action = teacher.act(state, rng)

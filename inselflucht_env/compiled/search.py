@@ -11,6 +11,11 @@ are those of the Python ``SearchAgent``; the random streams differ (SplitMix64 h
 the two agree in distribution, not decision by decision. There is no wall-clock limit in
 the compiled loop: the budget is the number of rollouts. ``decide_many`` labels a batch of
 states in parallel (``prange``), one generator each.
+
+``CompiledSearch.improve`` (compiled only) takes another action to beat instead of the
+heuristic's, e.g. a network's choice: the answer is that action unless a candidate beats it
+on the same test, so it improves that player's policy rather than replacing it with the
+heuristic's (the rollouts after every candidate are still the heuristic's).
 """
 
 from __future__ import annotations
@@ -92,7 +97,8 @@ def rollout(world: np.ndarray, action: int, seed: np.uint64, scratch: np.ndarray
 
 @jit
 def _advantage(results: np.ndarray, counts: np.ndarray, i: int) -> tuple[float, float]:
-    """Wins gained by candidate i over the heuristic's choice in the shared worlds, and z."""
+    """Wins gained by candidate i over candidate 0 (the action to beat) in the shared
+    worlds, and z."""
     m = min(counts[0], counts[i])
     gain = 0.0
     sq = 0.0
@@ -153,8 +159,10 @@ def decide(
     z_threshold: float,
     rng: np.ndarray,
     stats: np.ndarray,
+    anchor: int = -1,
 ) -> int:
-    """The search's action for the decider of game ``s`` (``SearchAgent.act``)."""
+    """The search's action for the decider of game ``s`` (``SearchAgent.act``): the action
+    to beat is ``anchor``, or the heuristic's choice when ``anchor`` is -1."""
     stats[0] += 1
     bits = legal_bits(s)
     if bits & (bits - 1) == 0:  # one legal action
@@ -162,11 +170,11 @@ def decide(
         while not bits >> a & 1:
             a += 1
         return a
+    base = heuristic_act(s) if anchor < 0 else anchor
     if s[L.PENDING] == L.PENDING_GIVE or s[L.PENDING] == L.PENDING_LIFT:
-        return heuristic_act(s)  # the cards of a give or a short-suit lift: obvious
+        return base  # the cards of a give or a short-suit lift: not searched
     if bits >> A.TAKE_OFF & 1:
         return A.TAKE_OFF
-    base = heuristic_act(s)
     cands = np.empty(A.N_ACTIONS, dtype=np.int64)
     n = _candidates(bits, base, max_candidates, cands)
     if n == 1:
@@ -178,7 +186,7 @@ def decide(
     results = np.zeros((n, room), dtype=np.int8)
     counts = np.zeros(n, dtype=np.int64)
     scratch = np.empty_like(s)
-    # probe: does the heuristic's choice win in every sampled world?
+    # probe: does the action to beat win in every sampled world?
     stats[2] += _play(0, probe, s, cands, worlds, seeds, made, results, counts, rng, scratch)
     if results[0, : counts[0]].sum() >= counts[0]:
         return base
@@ -267,6 +275,16 @@ class CompiledSearch:
         return {k: int(v) for k, v in zip(STATS, self._stats, strict=True)}
 
     def act(self, state: State, rng: np.random.Generator) -> int:
+        return self._decide(state, rng, -1)
+
+    def improve(self, state: State, rng: np.random.Generator, anchor: int) -> int:
+        """``anchor`` (a legal action of ``state``, e.g. a network's choice) unless a
+        candidate beats it on the search's paired test: then that candidate."""
+        if not 0 <= anchor < A.N_ACTIONS or not state.legal_mask()[anchor]:
+            raise ValueError(f"anchor {anchor!r} is not a legal action of this state")
+        return self._decide(state, rng, anchor)
+
+    def _decide(self, state: State, rng: np.random.Generator, anchor: int) -> int:
         generator = np.array([rng.integers(1 << 63)], dtype=np.uint64)
         return int(
             decide(
@@ -277,6 +295,7 @@ class CompiledSearch:
                 self.z_threshold,
                 generator,
                 self._stats,
+                anchor,
             )
         )
 
