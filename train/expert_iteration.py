@@ -188,11 +188,13 @@ def _policy(folder: str) -> Policy:
 
 class _Label(NamedTuple):
     """The expert's answer at one decision: a distribution over the actions, a value (NaN
-    when the expert gives none: the game's outcome stands in) and the action it plays."""
+    when the expert gives none: the game's outcome stands in), the action it plays and the
+    network's own choice where the expert asked the network (-1 where it did not)."""
 
     target: np.ndarray
     value: float
     best: int
+    network: int = -1
 
 
 def _expert(name: str, policy: Policy, search_kw: dict) -> Callable[..., _Label]:
@@ -202,7 +204,9 @@ def _expert(name: str, policy: Policy, search_kw: dict) -> Callable[..., _Label]
     if name == "netsearch":
         agent = NetSearchAgent(policy, **search_kw)
 
-        def searched(state: State, rng: np.random.Generator) -> _Label:
+        def searched(
+            state: State, rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray
+        ) -> _Label:
             result = agent.search(state, rng)
             return _Label(result.visits / result.visits.sum(), result.value, result.best())
 
@@ -211,15 +215,17 @@ def _expert(name: str, policy: Policy, search_kw: dict) -> Callable[..., _Label]
     if name == "anchored_search":
         improver = CompiledSearch(simulations=search_kw["simulations"])
 
-        def improved(state: State, rng: np.random.Generator) -> _Label:
-            own = policy.predict_action(encode_observation(state), np.asarray(state.legal_mask()))
+        def improved(
+            state: State, rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray
+        ) -> _Label:
+            own = policy.predict_action(obs, mask)
             action = improver.improve(state, rng, own)
-            return _Label(one_hot[action], math.nan, action)
+            return _Label(one_hot[action], math.nan, action, own)
 
         return improved
     teacher = make_teacher(name, search_kw["simulations"])
 
-    def chosen(state: State, rng: np.random.Generator) -> _Label:
+    def chosen(state: State, rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray) -> _Label:
         action = teacher.act(state, rng)
         return _Label(one_hot[action], math.nan, action)
 
@@ -243,18 +249,20 @@ def self_play(job: tuple[str, dict, str, dict, int, float, int, list[int]]) -> d
             if len(legal) == 1:
                 state.apply(legal[0], deal_rng)
                 continue
+            obs.append(encode_observation(state))
+            masks.append(np.asarray(state.legal_mask()))
             started = time.perf_counter()
-            result = label(state, rng)
+            result = label(state, rng, obs[-1], masks[-1])
             seconds += time.perf_counter() - started
             searched += 1
-            obs.append(encode_observation(state))
-            masks.append(state.legal_mask())
             targets.append(result.target)
             values.append(result.value)
             nz = result.target[result.target > 0]
             entropy -= float((nz * np.log(nz)).sum())
             if network_moves and rng.random() < network_moves:
-                action = policy.predict_action(obs[-1], np.asarray(masks[-1]))
+                action = result.network
+                if action < 0:
+                    action = policy.predict_action(obs[-1], masks[-1])
             elif len(obs) <= sample_decisions:
                 action = int(rng.choice(N_ACTIONS, p=result.target))
             else:
