@@ -197,7 +197,12 @@ class _Label(NamedTuple):
     network: int = -1
 
 
-def _expert(name: str, policy: Policy, search_kw: dict) -> Callable[..., _Label]:
+_Labeller = Callable[[State, np.random.Generator, np.ndarray, np.ndarray], _Label]
+"""A labelling function: the state, the search's generator, its encoded observation and
+legal mask (encoded once by ``self_play``, which stores them)."""
+
+
+def _expert(name: str, policy: Policy, search_kw: dict) -> _Labeller:
     """The labelling function of ``self_play.expert``: the guided search's visit counts, a
     fixed agent's choice as a one-hot target (DAgger with that agent as the teacher), or the
     network's own choice unless the compiled search beats it (``anchored_search``)."""
