@@ -87,7 +87,7 @@ ROWS = (
         "search",
         ("search_2ps.json", "search_2ps_100_299.json", "search_2ps_300_599.json"),
     ),
-    Row("2 players, schwer", "best raw network", ("exit_2p_schwer_anchored_2ps_0_1999.json",)),
+    Row("2 players, schwer", "best raw network", ("exit_2p_schwer_anchored_long_2ps_0_1999.json",)),
     Row(
         "2 players, schwer",
         "best guided search",
