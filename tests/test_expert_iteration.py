@@ -219,12 +219,14 @@ def test_an_anchored_search_keeps_the_networks_choice_it_cannot_beat(tmp_path):
     agreed = []
     for simulations in (1, 100):
         job = (folder, game, "anchored_search", {"simulations": simulations}, 0, 1.0, 0, [7, 8])
-        samples = self_play(job)["samples"]
+        out = self_play(job)
+        samples = out["samples"]
         obs = samples["obs"].astype(np.float32) / OBS_SCALE
         own = [policy.predict_action(o, m) for o, m in zip(obs, samples["mask"], strict=True)]
         labels = samples["target"].argmax(1)
         assert samples["mask"][np.arange(len(labels)), labels].all()
         agreed.append(np.mean(labels == np.array(own)))
+        assert out["overruled"] == np.sum(labels != np.array(own))  # counted as it labels
     assert agreed[0] == 1.0 and agreed[1] < 1.0
 
 

@@ -35,6 +35,7 @@ checkpoint, evaluate, save the resumable state.
   own choice unless the compiled search beats it on its paired test
   (``CompiledSearch.improve``): an improvement of the network's policy, where ``search``
   replaces it with the heuristic's wherever no candidate clearly beats the heuristic.
+  ``self_play/overruled`` logs the share of decisions where the search beat the network.
 * **Training**: ``train.steps`` minibatches from the replay window plus the new samples
   (afterwards the window keeps the newest ``train.replay_samples``; the warm start's data
   trains in full, then drops out as self-play data comes in) with
@@ -243,7 +244,7 @@ def self_play(job: tuple[str, dict, str, dict, int, float, int, list[int]]) -> d
     config = GameConfig.make(**game)
     policy = _policy(folder)
     label = _expert(expert, policy, search_kw)
-    parts, wins, entropy, seconds, searched = [], 0, 0.0, 0.0, 0
+    parts, wins, entropy, seconds, searched, overruled = [], 0, 0.0, 0.0, 0, 0
     for seed in seeds:
         deal_rng = np.random.default_rng(seed)
         rng = np.random.default_rng([seed, SEARCH_STREAM, train_seed])
@@ -260,6 +261,7 @@ def self_play(job: tuple[str, dict, str, dict, int, float, int, list[int]]) -> d
             result = label(state, rng, obs[-1], masks[-1])
             seconds += time.perf_counter() - started
             searched += 1
+            overruled += int(0 <= result.network != result.best)
             targets.append(result.target)
             values.append(result.value)
             nz = result.target[result.target > 0]
@@ -284,6 +286,7 @@ def self_play(job: tuple[str, dict, str, dict, int, float, int, list[int]]) -> d
         "entropy_sum": entropy,
         "seconds": seconds,
         "searched": searched,
+        "overruled": overruled,
     }
 
 
@@ -598,6 +601,9 @@ def main(argv: list[str] | None = None) -> Path:
                 scalars["self_play/ms_per_decision"] = (
                     1000 * sum(p["seconds"] for p in parts) / max(1, searched)
                 )
+                if expert == "anchored_search":  # how often the search beat the network
+                    overruled = sum(p["overruled"] for p in parts)
+                    scalars["self_play/overruled"] = overruled / max(1, searched)
             play_seconds = time.perf_counter() - started
             games = sum(p["games"] for p in parts)
             if games:
