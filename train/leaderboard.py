@@ -87,7 +87,7 @@ ROWS = (
         "search",
         ("search_2ps.json", "search_2ps_100_299.json", "search_2ps_300_599.json"),
     ),
-    Row("2 players, schwer", "best raw network", ("exit_2p_schwer_anchored_long_2ps_0_1999.json",)),
+    Row("2 players, schwer", "best raw network", ("ppo_2p_schwer_from_anchored_2ps_0_1999.json",)),
     Row(
         "2 players, schwer",
         "best guided search",
@@ -100,7 +100,7 @@ ROWS = (
     Row("4 players, normal", "novice", ("novice_4p.json",)),
     Row("4 players, normal", "heuristic", ("heur_4p_2000.json",)),
     Row("4 players, normal", "search", ("search_4p.json", "search_4p_100_299.json")),
-    Row("4 players, normal", "best raw network", ("exit_4p_anchored_4pn_0_1999.json",)),
+    Row("4 players, normal", "best raw network", ("ppo_4p_normal_from_anchored_4pn_0_1999.json",)),
     Row(
         "4 players, normal",
         "best guided search",
