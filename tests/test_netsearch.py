@@ -26,6 +26,15 @@ def test_make_agent_builds_netsearch(win_net):
         make_agent("netsearch:ppo_2p_normal")  # a PPO value head is a discounted return
 
 
+def test_a_ppo_critic_of_the_win_reward_with_gamma_1_is_a_win_probability():
+    """PPO's critic trained on the win reward without discount estimates the team's win
+    probability, so the guided searches take it; one of the shaped reward does not."""
+    agent = make_agent("netsearch:ppo_4p_normal_from_best", simulations=3)
+    assert isinstance(agent, NetSearchAgent)
+    with pytest.raises(ValueError, match="env.reward 'shaped', ppo.gamma 0.995"):
+        make_agent("netflat:ppo_2p_normal_scratch")
+
+
 def test_plays_legal_actions_to_the_end(win_net):
     agent = NetSearchAgent(win_net, simulations=6, batch=3, rollout_depth=2, heuristic_prior=0.5)
     play_agent(agent, GameConfig.make(players=2, meter="schwer"), 0)

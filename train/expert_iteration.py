@@ -109,7 +109,7 @@ from inselflucht_env.learned.checkpoint import (
 )
 from inselflucht_env.learned.netsearch import NetSearchAgent
 from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
-from inselflucht_env.learned.policy import Policy, load_policy
+from inselflucht_env.learned.policy import Policy, estimates_win_probability, load_policy
 from train import exit_config
 from train.config import add_config_arguments
 from train.grow import grown
@@ -480,11 +480,11 @@ def _value_kind_of(init: str, found: NetworkSpec, meta: dict, wanted: str) -> st
     """``wanted`` if the value head of checkpoint ``init`` estimates it: a PPO network
     trained on the win reward (1 for a win, else 0) with gamma 1 estimates the team's win
     probability, as expert iteration's value head does. Any other kind is an error."""
+    if wanted == "win_probability" and estimates_win_probability(meta):
+        return wanted
     trained = meta.get("config", {})
     reward = trained.get("env", {}).get("reward")
     gamma = trained.get("ppo", {}).get("gamma")
-    if wanted == "win_probability" and reward == "win" and gamma == 1:
-        return wanted
     raise exit_config.ConfigError(
         f"warm_start.init {init!r}: its value head estimates {found.value!r} "
         f"(env.reward {reward!r}, ppo.gamma {gamma!r}), not {wanted!r}; only a PPO network "

@@ -107,20 +107,36 @@ def load_policy(spec: str | Path) -> Policy:
     return Policy(network, net_spec, meta, str(folder))
 
 
+def estimates_win_probability(metadata: dict[str, Any]) -> bool:
+    """Whether a checkpoint's value head estimates the team's win probability: expert
+    iteration's head does, and so does PPO's critic trained on the win reward (1 for a win,
+    else 0) with gamma 1, whose undiscounted return is the win itself."""
+    if metadata.get("network", {}).get("value") == "win_probability":
+        return True
+    trained = metadata.get("config", {})
+    reward, gamma = trained.get("env", {}).get("reward"), trained.get("ppo", {}).get("gamma")
+    return reward == "win" and gamma == 1
+
+
 def check_win_probability(policy: str | Path | Policy, user: str) -> tuple[Policy | None, str]:
     """``(policy or None, folder)`` for a search agent that reads the value head as the
-    team's win probability (expert iteration's networks); ``ValueError`` for any other head.
-    A folder or shipped name is only checked here (its metadata) and loaded on first use."""
+    team's win probability (``estimates_win_probability``); ``ValueError`` for any other
+    head. A folder or shipped name is only checked here (its metadata) and loaded on first
+    use."""
     if isinstance(policy, Policy):
         loaded: Policy | None = policy
-        path, value_kind = policy.path, policy.spec.value
+        path, metadata = policy.path, policy.metadata
     else:
         loaded, path = None, str(resolve(policy))
-        value_kind = read_metadata(path)[1]["network"].get("value", "return")
-    if value_kind != "win_probability":
+        metadata = read_metadata(path)[1]
+    if not estimates_win_probability(metadata):
+        trained = metadata.get("config", {})
         raise ValueError(
-            f"{user} needs a network whose value head is a win probability "
-            f"(expert iteration); {path!r} has value {value_kind!r}"
+            f"{user} needs a network whose value head is a win probability (expert "
+            f"iteration, or PPO of the win reward with gamma 1); {path!r} has value "
+            f"{metadata.get('network', {}).get('value', 'return')!r} (env.reward "
+            f"{trained.get('env', {}).get('reward')!r}, ppo.gamma "
+            f"{trained.get('ppo', {}).get('gamma')!r})"
         )
     return loaded, path
 
