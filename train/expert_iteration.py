@@ -109,7 +109,12 @@ from inselflucht_env.learned.checkpoint import (
 )
 from inselflucht_env.learned.netsearch import NetSearchAgent
 from inselflucht_env.learned.network import NetworkSpec, build_policy, policy_value
-from inselflucht_env.learned.policy import Policy, estimates_win_probability, load_policy
+from inselflucht_env.learned.policy import (
+    Policy,
+    estimates_win_probability,
+    load_policy,
+    trained_reward,
+)
 from train import exit_config
 from train.config import add_config_arguments
 from train.grow import grown
@@ -482,9 +487,7 @@ def _value_kind_of(init: str, found: NetworkSpec, meta: dict, wanted: str) -> st
     probability, as expert iteration's value head does. Any other kind is an error."""
     if wanted == "win_probability" and estimates_win_probability(meta):
         return wanted
-    trained = meta.get("config", {})
-    reward = trained.get("env", {}).get("reward")
-    gamma = trained.get("ppo", {}).get("gamma")
+    reward, gamma = trained_reward(meta)
     raise exit_config.ConfigError(
         f"warm_start.init {init!r}: its value head estimates {found.value!r} "
         f"(env.reward {reward!r}, ppo.gamma {gamma!r}), not {wanted!r}; only a PPO network "

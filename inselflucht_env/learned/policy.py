@@ -107,15 +107,20 @@ def load_policy(spec: str | Path) -> Policy:
     return Policy(network, net_spec, meta, str(folder))
 
 
+def trained_reward(metadata: dict[str, Any]) -> tuple[Any, Any]:
+    """``(env.reward, ppo.gamma)`` of the config a checkpoint was trained with (None where
+    absent, as for expert iteration's networks)."""
+    trained = metadata.get("config", {})
+    return trained.get("env", {}).get("reward"), trained.get("ppo", {}).get("gamma")
+
+
 def estimates_win_probability(metadata: dict[str, Any]) -> bool:
     """Whether a checkpoint's value head estimates the team's win probability: expert
     iteration's head does, and so does PPO's critic trained on the win reward (1 for a win,
     else 0) with gamma 1, whose undiscounted return is the win itself."""
     if metadata.get("network", {}).get("value") == "win_probability":
         return True
-    trained = metadata.get("config", {})
-    reward, gamma = trained.get("env", {}).get("reward"), trained.get("ppo", {}).get("gamma")
-    return reward == "win" and gamma == 1
+    return trained_reward(metadata) == ("win", 1)
 
 
 def check_win_probability(policy: str | Path | Policy, user: str) -> tuple[Policy | None, str]:
@@ -130,13 +135,12 @@ def check_win_probability(policy: str | Path | Policy, user: str) -> tuple[Polic
         loaded, path = None, str(resolve(policy))
         metadata = read_metadata(path)[1]
     if not estimates_win_probability(metadata):
-        trained = metadata.get("config", {})
+        reward, gamma = trained_reward(metadata)
         raise ValueError(
             f"{user} needs a network whose value head is a win probability (expert "
             f"iteration, or PPO of the win reward with gamma 1); {path!r} has value "
             f"{metadata.get('network', {}).get('value', 'return')!r} (env.reward "
-            f"{trained.get('env', {}).get('reward')!r}, ppo.gamma "
-            f"{trained.get('ppo', {}).get('gamma')!r})"
+            f"{reward!r}, ppo.gamma {gamma!r})"
         )
     return loaded, path
 
